@@ -1,0 +1,33 @@
+package dev.tine;
+
+/** Adapts a pool to {@link WorkStealingPoolMXBean}; each getter reads a fresh snapshot. */
+final class PoolMXBeanImpl implements WorkStealingPoolMXBean {
+  private final WorkStealingPool pool;
+
+  PoolMXBeanImpl(WorkStealingPool pool) {
+    this.pool = pool;
+  }
+
+  @Override public String getName() { return pool.name(); }
+  @Override public int getParallelism() { return pool.parallelism(); }
+  @Override public int getPoolSize() { return pool.poolSize(); }
+  @Override public int getSleepingWorkers() { return pool.sleepingWorkers(); }
+  @Override public long getQueuedTasks() { return pool.queuedTasks(); }
+  @Override public long getTasksExecuted() { return pool.stats().tasksExecuted(); }
+  @Override public long getForks() { return pool.stats().forks(); }
+  @Override public long getLocalPops() { return pool.stats().localPops(); }
+  @Override public long getSteals() { return pool.stats().steals(); }
+  @Override public long getFailedSteals() { return pool.stats().failedSteals(); }
+  @Override public long getJoins() { return pool.stats().joins(); }
+  @Override public long getJoinsHelped() { return pool.stats().joinsHelped(); }
+  @Override public long getJoinsBlocked() { return pool.stats().joinsBlocked(); }
+  @Override public long getParks() { return pool.stats().parks(); }
+  @Override public long getIdleMillis() { return pool.stats().idleNanos() / 1_000_000; }
+  @Override public long getWorkerCpuMillis() {
+    long ns = pool.stats().cpuNanos();
+    return ns < 0 ? -1 : ns / 1_000_000;
+  }
+  @Override public double getStealRatio() { return pool.stats().stealRatio(); }
+  @Override public boolean isShutdown() { return pool.isShutdown(); }
+  @Override public void resetStats() { pool.resetStats(); }
+}

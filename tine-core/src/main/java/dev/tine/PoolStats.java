@@ -1,0 +1,164 @@
+package dev.tine;
+
+import dev.tine.stats.WorkerCounters;
+import java.util.List;
+
+/**
+ * An immutable snapshot of a {@link WorkStealingPool}'s counters: totals and one row per worker
+ * slot. Counts are events since the pool was built or since {@link WorkStealingPool#resetStats()};
+ * CPU and BLOCKED/WAITING figures come from {@link java.lang.management.ThreadMXBean} and cover
+ * each worker thread's whole life (-1 where the JVM does not provide them; BLOCKED/WAITING times
+ * need {@link WorkStealingPool.Builder#threadContentionMonitoring(boolean)}).
+ *
+ * <p>Definitions: <b>forks</b> tasks pushed on a worker's deque; <b>localPops</b> tasks a worker
+ * took back from its own deque; <b>steals</b> tasks taken from another worker's deque;
+ * <b>failedSteals</b> sweeps over all deques that found nothing; <b>joins</b> joins by workers of
+ * incomplete tasks; <b>joinsHelped</b> of those, the ones whose target was not in the joiner's own
+ * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least
+ * once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work.
+ */
+public final class PoolStats {
+  private final String poolName;
+  private final int parallelism;
+  private final int poolSize;
+  private final int sleeping;
+  private final long queued;
+  private final List<WorkerStats> workers;
+  private final long[] totals = new long[WorkerCounters.COUNT];
+
+  PoolStats(String poolName, int parallelism, int poolSize, int sleeping, long queued, List<WorkerStats> workers) {
+    this.poolName = poolName;
+    this.parallelism = parallelism;
+    this.poolSize = poolSize;
+    this.sleeping = sleeping;
+    this.queued = queued;
+    this.workers = List.copyOf(workers);
+    for (WorkerStats w : this.workers) {
+      for (int k = 0; k < totals.length; k++) {
+        totals[k] += w.c[k];
+      }
+    }
+  }
+
+  public String poolName() { return poolName; }
+  public int parallelism() { return parallelism; }
+  /** Live worker threads when the snapshot was taken. */
+  public int poolSize() { return poolSize; }
+  /** Sleeping workers when the snapshot was taken. */
+  public int sleeping() { return sleeping; }
+  /** Queued tasks when the snapshot was taken. */
+  public long queued() { return queued; }
+  /** One row per worker slot. */
+  public List<WorkerStats> workers() { return workers; }
+
+  public long tasksExecuted() { return totals[WorkerCounters.EXECUTED]; }
+  public long forks() { return totals[WorkerCounters.FORKS]; }
+  public long localPops() { return totals[WorkerCounters.LOCAL_POPS]; }
+  public long steals() { return totals[WorkerCounters.STEALS]; }
+  public long failedSteals() { return totals[WorkerCounters.FAILED_STEALS]; }
+  public long joins() { return totals[WorkerCounters.JOINS]; }
+  public long joinsHelped() { return totals[WorkerCounters.JOINS_HELPED]; }
+  public long joinsBlocked() { return totals[WorkerCounters.JOINS_BLOCKED]; }
+  public long parks() { return totals[WorkerCounters.PARKS]; }
+  public long idleNanos() { return totals[WorkerCounters.IDLE_NANOS]; }
+
+  /** Sum of the workers' CPU time in nanoseconds, or -1 if unavailable. */
+  public long cpuNanos() {
+    long sum = 0;
+    boolean any = false;
+    for (WorkerStats w : workers) {
+      if (w.cpuNanos >= 0) {
+        sum += w.cpuNanos;
+        any = true;
+      }
+    }
+    return any ? sum : -1;
+  }
+
+  /** Steals as a fraction of tasks executed (Lea's figure 4-6). */
+  public double stealRatio() {
+    long ex = tasksExecuted();
+    return ex == 0 ? 0.0 : (double) steals() / ex;
+  }
+
+  /** A readable table: one line per worker and a total line. */
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    sb.append(String.format("pool %s: parallelism %d, live %d, sleeping %d, queued %d%n",
+        poolName, parallelism, poolSize, sleeping, queued));
+    String head = "%-6s %12s %12s %12s %10s %10s %12s %10s %10s %8s %10s %10s %8s %10s %8s %10s%n";
+    sb.append(String.format(head, "worker", "executed", "forks", "localPops", "steals", "failedStl",
+        "joins", "joinHelp", "joinBlock", "parks", "idle ms", "cpu ms", "blocked", "blocked ms", "waited", "waited ms"));
+    for (WorkerStats w : workers) {
+      appendRow(sb, String.valueOf(w.index), w.c, w.cpuNanos, w.blockedCount, w.blockedMillis, w.waitedCount, w.waitedMillis);
+    }
+    long blockedN = 0, blockedMs = 0, waitedN = 0, waitedMs = 0;
+    for (WorkerStats w : workers) {
+      blockedN += Math.max(0, w.blockedCount);
+      blockedMs += Math.max(0, w.blockedMillis);
+      waitedN += Math.max(0, w.waitedCount);
+      waitedMs += Math.max(0, w.waitedMillis);
+    }
+    appendRow(sb, "total", totals, cpuNanos(), blockedN, blockedMs, waitedN, waitedMs);
+    return sb.toString();
+  }
+
+  private static void appendRow(StringBuilder sb, String label, long[] c, long cpuNanos,
+      long blockedN, long blockedMs, long waitedN, long waitedMs) {
+    sb.append(String.format("%-6s %12d %12d %12d %10d %10d %12d %10d %10d %8d %10d %10s %8s %10s %8s %10s%n",
+        label, c[WorkerCounters.EXECUTED], c[WorkerCounters.FORKS], c[WorkerCounters.LOCAL_POPS],
+        c[WorkerCounters.STEALS], c[WorkerCounters.FAILED_STEALS], c[WorkerCounters.JOINS],
+        c[WorkerCounters.JOINS_HELPED], c[WorkerCounters.JOINS_BLOCKED], c[WorkerCounters.PARKS],
+        c[WorkerCounters.IDLE_NANOS] / 1_000_000, opt(cpuNanos < 0 ? -1 : cpuNanos / 1_000_000),
+        opt(blockedN), opt(blockedMs), opt(waitedN), opt(waitedMs)));
+  }
+
+  private static String opt(long v) {
+    return v < 0 ? "-" : Long.toString(v);
+  }
+
+  /** One worker slot's figures. */
+  public static final class WorkerStats {
+    final int index;
+    final String threadName;
+    final long[] c;
+    final long cpuNanos, blockedCount, blockedMillis, waitedCount, waitedMillis;
+
+    WorkerStats(int index, String threadName, long[] counters, long cpuNanos, long blockedCount,
+        long blockedMillis, long waitedCount, long waitedMillis) {
+      this.index = index;
+      this.threadName = threadName;
+      this.c = counters;
+      this.cpuNanos = cpuNanos;
+      this.blockedCount = blockedCount;
+      this.blockedMillis = blockedMillis;
+      this.waitedCount = waitedCount;
+      this.waitedMillis = waitedMillis;
+    }
+
+    public int index() { return index; }
+    /** The live thread's name, or null if the slot has no live worker. */
+    public String threadName() { return threadName; }
+    public long tasksExecuted() { return c[WorkerCounters.EXECUTED]; }
+    public long forks() { return c[WorkerCounters.FORKS]; }
+    public long localPops() { return c[WorkerCounters.LOCAL_POPS]; }
+    public long steals() { return c[WorkerCounters.STEALS]; }
+    public long failedSteals() { return c[WorkerCounters.FAILED_STEALS]; }
+    public long joins() { return c[WorkerCounters.JOINS]; }
+    public long joinsHelped() { return c[WorkerCounters.JOINS_HELPED]; }
+    public long joinsBlocked() { return c[WorkerCounters.JOINS_BLOCKED]; }
+    public long parks() { return c[WorkerCounters.PARKS]; }
+    public long idleNanos() { return c[WorkerCounters.IDLE_NANOS]; }
+    /** CPU time of this slot's threads in ns (-1 if unavailable). */
+    public long cpuNanos() { return cpuNanos; }
+    /** Times the live thread entered BLOCKED (-1 if none live). */
+    public long blockedCount() { return blockedCount; }
+    /** ms the live thread spent BLOCKED (-1 unless contention monitoring is on). */
+    public long blockedMillis() { return blockedMillis; }
+    /** Times the live thread entered WAITING or TIMED_WAITING (-1 if none live). */
+    public long waitedCount() { return waitedCount; }
+    /** ms the live thread spent WAITING (-1 unless contention monitoring is on). */
+    public long waitedMillis() { return waitedMillis; }
+  }
+}

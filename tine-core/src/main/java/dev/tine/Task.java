@@ -1,0 +1,428 @@
+package dev.tine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * A fork/join task: the unit of work of a {@link WorkStealingPool}, shaped like the JDK's {@code
+ * RecursiveTask} so that code written for it ports by renaming. Use {@code Task<Void>} (returning
+ * {@code null}) for actions.
+ *
+ * <pre>{@code
+ * class Fib extends Task<Long> {
+ *   final int n;
+ *   Fib(int n) { this.n = n; }
+ *   protected Long compute() {
+ *     if (n < 2) return (long) n;
+ *     Fib f1 = new Fib(n - 2);
+ *     f1.fork();
+ *     return new Fib(n - 1).compute() + f1.join();
+ *   }
+ * }
+ * long r = pool.invoke(new Fib(40));
+ * }</pre>
+ *
+ * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #get} report a task's exception by
+ * rethrowing it. A {@link RuntimeException} or {@link Error} thrown by {@link #compute} is
+ * rethrown as the same object, with its original stack trace; a checked exception (thrown
+ * sneakily) arrives as the cause of a {@link CompletionException} from {@code join}/{@code invoke}
+ * and of an {@link ExecutionException} from {@code get}, as the {@link Future} contract requires.
+ * A cancelled task reports {@link CancellationException}.
+ *
+ * <p>A task runs at most once. Forking the same task object twice before it completes is a
+ * programming error whose effect is unspecified (as in the JDK).
+ *
+ * @param <V> the result type
+ */
+public abstract class Task<V> implements Future<V> {
+  /*
+   * status: >= 0 while incomplete; negative (DONE set) once complete, after which it never changes
+   * except for the SIGNAL bit, which is irrelevant once DONE. Completion is a CAS from an
+   * incomplete value, so exactly one of {normal, exceptional, cancelled} wins. `outcome` is
+   * written before that CAS (release) and read after seeing DONE (acquire).
+   */
+  static final int DONE = 1 << 31;
+  static final int ABNORMAL = 1 << 30; // cancelled or thrown
+  static final int THROWN = 1 << 29; // outcome holds the Throwable
+  static final int SIGNAL = 1; // some thread is blocked in awaitDone and must be notified
+
+  private static final VarHandle STATUS;
+
+  static {
+    try {
+      STATUS = MethodHandles.lookup().findVarHandle(Task.class, "status", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  private volatile int status;
+  private Object outcome;
+
+  /**
+   * The worker that stole this task, if any: a hint for joiners, who help by stealing back from
+   * it (Lea's helping, "leapfrogging"). Racy by design; a stale value only makes helping less
+   * targeted.
+   */
+  Worker stealer;
+
+  /** Creates a task. */
+  protected Task() {}
+
+  /** The computation. Runs at most once, on a pool worker (or the caller, for {@link #invoke}). */
+  protected abstract V compute();
+
+  // ---------------------------------------------------------------------------------------------
+  // Fork, join, invoke
+
+  /**
+   * Schedules this task to run asynchronously: on the current worker's deque when called from a
+   * pool worker, otherwise on the {@linkplain WorkStealingPool#commonPool() common pool}.
+   *
+   * @return this task, for chaining
+   */
+  public final Task<V> fork() {
+    if (Thread.currentThread() instanceof Worker w) {
+      w.push(this);
+    } else {
+      WorkStealingPool.commonPool().externalPush(this);
+    }
+    return this;
+  }
+
+  /**
+   * Returns the result when the task is done. A worker that must wait helps instead: it runs its
+   * own pending forks and tasks stolen from whoever stole this one, and blocks only as a last
+   * resort.
+   *
+   * @throws CancellationException if the task was cancelled
+   * @throws RuntimeException or Error thrown by {@link #compute} (the same object)
+   * @throws CompletionException wrapping a checked exception thrown by {@link #compute}
+   */
+  public final V join() {
+    int s = status;
+    if (s >= 0) {
+      s = awaitJoin();
+    }
+    return report(s);
+  }
+
+  /**
+   * Runs this task in the calling thread and returns its result. From a non-worker thread its
+   * forks go to the common pool; use {@link WorkStealingPool#invoke} to pick a pool.
+   */
+  public final V invoke() {
+    if (!(Thread.currentThread() instanceof Worker)) {
+      return WorkStealingPool.commonPool().invoke(this);
+    }
+    int s = doExec();
+    if (s >= 0) {
+      s = awaitJoin(); // cancelled mid-run by another thread: status is already final
+    }
+    return report(s);
+  }
+
+  /**
+   * Runs both tasks and returns when both are done (Lea's {@code coInvoke}): forks {@code b},
+   * runs {@code a} in the caller, then joins {@code b}. If either throws, the first exception (in
+   * argument order) is rethrown after both are done.
+   */
+  public static void invokeAll(Task<?> a, Task<?> b) {
+    if (!(Thread.currentThread() instanceof Worker)) {
+      WorkStealingPool.commonPool().invoke(new InvokeAllTask(new Task<?>[] {a, b}));
+      return;
+    }
+    b.fork();
+    int sa = a.doExec();
+    if (sa >= 0) {
+      sa = a.awaitJoin();
+    }
+    int sb = b.status;
+    if (sb >= 0) {
+      sb = b.awaitJoin();
+    }
+    a.reportIfAbnormal(sa);
+    b.reportIfAbnormal(sb);
+  }
+
+  /**
+   * Runs all tasks and returns when all are done: forks all but the first, runs the first, then
+   * joins the rest in fork order. The first exception in argument order is rethrown after all are
+   * done.
+   */
+  public static void invokeAll(Task<?>... tasks) {
+    if (tasks.length == 0) {
+      return;
+    }
+    if (!(Thread.currentThread() instanceof Worker)) {
+      WorkStealingPool.commonPool().invoke(new InvokeAllTask(tasks.clone()));
+      return;
+    }
+    for (int i = tasks.length - 1; i >= 1; i--) {
+      tasks[i].fork(); // push in reverse so the owner pops tasks[1] first and thieves take the last
+    }
+    int s0 = tasks[0].doExec();
+    if (s0 >= 0) {
+      s0 = tasks[0].awaitJoin();
+    }
+    for (int i = 1; i < tasks.length; i++) {
+      if (tasks[i].status >= 0) {
+        tasks[i].awaitJoin();
+      }
+    }
+    for (Task<?> t : tasks) {
+      t.reportIfAbnormal(t.status);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Future
+
+  /** True once the task completed normally, exceptionally or by cancellation. */
+  @Override
+  public final boolean isDone() {
+    return status < 0;
+  }
+
+  @Override
+  public final boolean isCancelled() {
+    return (status & (ABNORMAL | THROWN)) == ABNORMAL;
+  }
+
+  /** True if the task threw or was cancelled. */
+  public final boolean isCompletedAbnormally() {
+    return (status & ABNORMAL) != 0;
+  }
+
+  /**
+   * Cancels the task if it has not completed. A task cancelled before it starts never runs; one
+   * cancelled while running keeps running, but its result is discarded and joiners see {@link
+   * CancellationException}.
+   *
+   * @return true if this call cancelled the task
+   */
+  public final boolean cancel() {
+    return complete(null, DONE | ABNORMAL);
+  }
+
+  /** Same as {@link #cancel()}; running tasks are never interrupted. */
+  @Override
+  public final boolean cancel(boolean mayInterruptIfRunning) {
+    return cancel();
+  }
+
+  /** The exception the task threw (or a CancellationException), or null. */
+  public final Throwable getException() {
+    int s = status;
+    if ((s & THROWN) != 0) {
+      return (Throwable) outcome;
+    }
+    return (s & ABNORMAL) != 0 ? new CancellationException() : null;
+  }
+
+  @Override
+  public final V get() throws InterruptedException, ExecutionException {
+    int s = status;
+    if (s >= 0) {
+      s = Thread.currentThread() instanceof Worker ? awaitJoin() : awaitDone(true, 0L);
+    }
+    return reportForGet(s);
+  }
+
+  @Override
+  public final V get(long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    long nanos = unit.toNanos(timeout);
+    int s = status;
+    if (s >= 0) {
+      s = awaitDone(true, Math.max(1L, nanos));
+      if (s >= 0) {
+        throw new TimeoutException("task not done after " + timeout + " " + unit);
+      }
+    }
+    return reportForGet(s);
+  }
+
+  /** The result of a normally completed task, else null; does not wait. */
+  @SuppressWarnings("unchecked")
+  public final V getNow() {
+    return (status & (DONE | ABNORMAL)) == DONE ? (V) outcome : null;
+  }
+
+  @Override
+  public String toString() {
+    int s = status;
+    String state =
+        s >= 0
+            ? "pending"
+            : (s & THROWN) != 0 ? "failed: " + outcome : (s & ABNORMAL) != 0 ? "cancelled" : "done";
+    return getClass().getName() + "[" + state + "]";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Internals shared with Worker and WorkStealingPool
+
+  final int status() {
+    return status;
+  }
+
+  /** Runs compute() if the task is still incomplete; returns the status afterwards. */
+  final int doExec() {
+    int s = status;
+    if (s >= 0) {
+      V v;
+      try {
+        v = compute();
+      } catch (Throwable ex) {
+        complete(ex, DONE | ABNORMAL | THROWN);
+        return status;
+      }
+      complete(v, DONE);
+      s = status;
+    }
+    return s;
+  }
+
+  /**
+   * Completes with the given outcome unless already complete; wakes blocked joiners. Only the
+   * thread running the task passes a value; {@link #cancel} passes none and writes no outcome, so
+   * a lost race never clobbers the winner's outcome (the loser's write is ignored: status says
+   * which outcome counts, and a cancelled status never reads it).
+   */
+  final boolean complete(Object value, int doneBits) {
+    if (value != null) {
+      outcome = value;
+    }
+    for (int s; (s = status) >= 0; ) {
+      if (STATUS.weakCompareAndSet(this, s, s | doneBits)) { // volatile CAS: publishes outcome
+        if ((s & SIGNAL) != 0) {
+          synchronized (this) {
+            notifyAll();
+          }
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Wait for completion in the calling thread: help if it is a worker, else block. */
+  final int awaitJoin() {
+    if (Thread.currentThread() instanceof Worker w) {
+      return w.awaitJoin(this);
+    }
+    try {
+      return awaitDone(false, 0L);
+    } catch (InterruptedException e) {
+      throw new AssertionError(e); // not thrown when interruptible == false
+    }
+  }
+
+  /**
+   * Blocks until done (the last resort of a worker's join, or the only option of an outside
+   * thread). Protocol: set SIGNAL with a CAS, then wait on this object's monitor while incomplete.
+   * The completer CASes DONE in, sees SIGNAL in the value it replaced, and notifies under the same
+   * monitor, so the wake-up cannot be lost: either the waiter sees DONE before waiting, or it is
+   * already waiting when notifyAll runs.
+   *
+   * @param nanos 0 to wait forever
+   */
+  final int awaitDone(boolean interruptible, long nanos) throws InterruptedException {
+    long deadline = nanos == 0L ? 0L : System.nanoTime() + nanos;
+    boolean interrupted = false;
+    int s;
+    try {
+      while ((s = status) >= 0) {
+        if ((s & SIGNAL) == 0 && !STATUS.compareAndSet(this, s, s | SIGNAL)) {
+          continue;
+        }
+        synchronized (this) {
+          if (status < 0) {
+            continue;
+          }
+          long waitMs = 0L;
+          if (deadline != 0L) {
+            long left = deadline - System.nanoTime();
+            if (left <= 0L) {
+              return status;
+            }
+            waitMs = Math.max(1L, TimeUnit.NANOSECONDS.toMillis(left));
+          }
+          try {
+            wait(waitMs);
+          } catch (InterruptedException ie) {
+            if (interruptible) {
+              throw ie;
+            }
+            interrupted = true;
+          }
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+    return s;
+  }
+
+  @SuppressWarnings("unchecked")
+  private V report(int s) {
+    if ((s & ABNORMAL) != 0) {
+      throw failure(s);
+    }
+    return (V) outcome;
+  }
+
+  private void reportIfAbnormal(int s) {
+    if ((s & ABNORMAL) != 0) {
+      throw failure(s);
+    }
+  }
+
+  private RuntimeException failure(int s) {
+    if ((s & THROWN) == 0) {
+      return new CancellationException("task was cancelled: " + getClass().getName());
+    }
+    Throwable ex = (Throwable) outcome;
+    if (ex instanceof RuntimeException re) {
+      return re;
+    }
+    if (ex instanceof Error err) {
+      throw err;
+    }
+    return new CompletionException(ex);
+  }
+
+  @SuppressWarnings("unchecked")
+  private V reportForGet(int s) throws ExecutionException {
+    if ((s & ABNORMAL) == 0) {
+      return (V) outcome;
+    }
+    if ((s & THROWN) == 0) {
+      throw new CancellationException("task was cancelled: " + getClass().getName());
+    }
+    throw new ExecutionException((Throwable) outcome);
+  }
+
+  /** invokeAll from a non-worker thread: run the group as one root task on the common pool. */
+  private static final class InvokeAllTask extends Task<Void> {
+    private final Task<?>[] tasks;
+
+    InvokeAllTask(Task<?>[] tasks) {
+      this.tasks = tasks;
+    }
+
+    @Override
+    protected Void compute() {
+      invokeAll(tasks);
+      return null;
+    }
+  }
+}

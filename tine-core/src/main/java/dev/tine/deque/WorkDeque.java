@@ -1,0 +1,224 @@
+package dev.tine.deque;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
+/**
+ * A work-stealing deque: a growable ring in the style of Chase and Lev (SPAA 2005), with the
+ * memory orderings of Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013) expressed with VarHandles.
+ *
+ * <p>One thread, the <em>owner</em>, calls {@link #push} and {@link #pop} (LIFO at the top). Any
+ * thread may call {@link #steal}/{@link #trySteal} (FIFO at the base). This class is public only so
+ * the runtime's packages can share it; the module does not export it.
+ *
+ * <h2>Invariants</h2>
+ *
+ * <ol>
+ *   <li>{@code base} only increases, and only by a successful CAS (by a thief, or by the owner
+ *       taking the last element). {@code top} is written only by the owner.
+ *   <li>The elements are the slots {@code [base, top)}; slot {@code i} lives at {@code
+ *       array[i & (length-1)]}. The owner never writes a slot in {@code [base, top)} except when
+ *       pushing at {@code top}, so a thief that reads slot {@code b} and then wins the CAS {@code
+ *       base: b -> b+1} took exactly the element that was published there.
+ *   <li>Exactly-once: an element is returned by {@code pop} or by {@code steal}, never both, never
+ *       neither. When {@code top - base > 1} pop and steal touch different slots. On the last
+ *       element ({@code base == top-1}) both sides arbitrate with the same CAS on {@code base}:
+ *       one wins.
+ *   <li>Pop first publishes its decremented {@code top}, then (after a full fence) reads {@code
+ *       base}; steal reads {@code base}, fences, then reads {@code top}. This is Dekker's pattern:
+ *       they cannot both miss the other's claim on the last element.
+ *   <li>Growing copies {@code [base, top)} into a new array at the same logical indices and
+ *       publishes it with a release store before {@code top} moves past the old capacity. A thief
+ *       still reading the old array finds the same element in the same slot (the owner never
+ *       writes the old array again), and the base CAS still decides who owns it.
+ * </ol>
+ *
+ * <p>Taken slots are cleared so the deque does not keep finished tasks reachable: the owner clears
+ * after winning (plain store: no thief can be reading an element it already lost), a thief clears
+ * with a CAS from the element it took to null, so it never erases a newer element that the owner
+ * pushed into the same physical slot after the ring wrapped.
+ *
+ * @param <T> element type
+ */
+public final class WorkDeque<T> {
+  /** Initial capacity; a power of two. Fork trees are shallow (depth ~ log n), 64 rarely grows. */
+  static final int INITIAL_CAPACITY = 64;
+
+  /** Ceiling on capacity: beyond this push throws rather than exhausting the heap silently. */
+  static final int MAX_CAPACITY = 1 << 26;
+
+  private static final VarHandle BASE;
+  private static final VarHandle TOP;
+  private static final VarHandle ARRAY;
+  private static final VarHandle SLOT = MethodHandles.arrayElementVarHandle(Object[].class);
+
+  static {
+    try {
+      MethodHandles.Lookup l = MethodHandles.lookup();
+      BASE = l.findVarHandle(WorkDeque.class, "base", long.class);
+      TOP = l.findVarHandle(WorkDeque.class, "top", long.class);
+      ARRAY = l.findVarHandle(WorkDeque.class, "array", Object[].class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  // Padding keeps base (thieves' CAS target) and top (owner's store target) off the cache lines of
+  // neighbouring objects; thieves read both, so they share a line with each other by design.
+  @SuppressWarnings("unused")
+  private long p00, p01, p02, p03, p04, p05, p06, p07;
+
+  private volatile long base;
+  private long top; // written by the owner only; read by thieves with acquire
+  private Object[] array; // replaced by the owner only; read by thieves with acquire
+
+  @SuppressWarnings("unused")
+  private long p10, p11, p12, p13, p14, p15, p16, p17;
+
+  public WorkDeque() {
+    this(INITIAL_CAPACITY);
+  }
+
+  public WorkDeque(int initialCapacity) {
+    if (initialCapacity < 2 || Integer.bitCount(initialCapacity) != 1) {
+      throw new IllegalArgumentException("capacity must be a power of two >= 2: " + initialCapacity);
+    }
+    array = new Object[initialCapacity];
+  }
+
+  /**
+   * Owner only. Pushes {@code x} on top.
+   *
+   * @return the number of elements the owner saw before this push (may over-count by elements
+   *     stolen concurrently): callers use "was empty or almost" as a hint to wake an idle thief
+   */
+  public int push(T x) {
+    long t = top;
+    long b = (long) BASE.getAcquire(this);
+    Object[] a = array;
+    long size = t - b;
+    if (size >= a.length - 1) {
+      a = grow(a, b, t);
+    }
+    SLOT.setRelease(a, (int) t & (a.length - 1), x);
+    // Volatile, not just release: a worker going to sleep registers itself, then re-reads every
+    // top; the pusher writes top, then reads the sleeper count. Sequential consistency between the
+    // two pairs means at least one side sees the other (no lost wake-up).
+    TOP.setVolatile(this, t + 1);
+    return (int) size;
+  }
+
+  private Object[] grow(Object[] old, long b, long t) {
+    int n = old.length << 1;
+    if (n > MAX_CAPACITY || n <= 0) {
+      throw new IllegalStateException("work deque overflow: more than " + MAX_CAPACITY + " pending forks");
+    }
+    Object[] a = new Object[n];
+    int om = old.length - 1, nm = n - 1;
+    for (long i = b; i < t; i++) {
+      a[(int) i & nm] = SLOT.getAcquire(old, (int) i & om);
+    }
+    ARRAY.setRelease(this, a);
+    return a;
+  }
+
+  /** Owner only. Removes and returns the newest element, or null if empty. */
+  @SuppressWarnings("unchecked")
+  public T pop() {
+    long t = top - 1;
+    Object[] a = array;
+    TOP.setOpaque(this, t);
+    VarHandle.fullFence(); // order the top store before the base load (invariant 4)
+    long b = base;
+    if (b > t) { // was empty
+      TOP.setOpaque(this, b);
+      return null;
+    }
+    int i = (int) t & (a.length - 1);
+    Object x = SLOT.get(a, i);
+    if (b == t) { // last element: race a thief for it on base
+      boolean won = BASE.compareAndSet(this, b, b + 1);
+      TOP.setOpaque(this, b + 1);
+      if (!won) {
+        return null;
+      }
+    }
+    SLOT.setOpaque(a, i, null);
+    return (T) x;
+  }
+
+  /** Owner only: the newest element without removing it, or null. */
+  @SuppressWarnings("unchecked")
+  public T peek() {
+    long t = top - 1;
+    Object[] a = array;
+    if (t < base) {
+      return null;
+    }
+    return (T) SLOT.get(a, (int) t & (a.length - 1));
+  }
+
+  /** The result of a {@link #trySteal} that lost a race: retry later or elsewhere. */
+  public static final Object LOST_RACE = new Object() {
+    @Override
+    public String toString() {
+      return "LOST_RACE";
+    }
+  };
+
+  /**
+   * Any thread. One attempt to take the oldest element.
+   *
+   * @return the element, null if the deque looked empty, or {@link #LOST_RACE} if another thread
+   *     took the element first (the deque may still hold more)
+   */
+  public Object trySteal() {
+    long b = (long) BASE.getAcquire(this);
+    VarHandle.fullFence(); // order the base load before the top load (invariant 4)
+    long t = (long) TOP.getAcquire(this);
+    if (b >= t) {
+      return null;
+    }
+    Object[] a = (Object[]) ARRAY.getAcquire(this);
+    int i = (int) b & (a.length - 1);
+    Object x = SLOT.getAcquire(a, i);
+    if (!BASE.compareAndSet(this, b, b + 1)) {
+      return LOST_RACE;
+    }
+    // We own x. Clear the slot only if it still holds x: after the ring wraps the owner may have
+    // pushed a newer element into the same physical slot.
+    SLOT.compareAndSet(a, i, x, null);
+    return x;
+  }
+
+  /** Any thread. Takes the oldest element, retrying lost races; null only when empty. */
+  @SuppressWarnings("unchecked")
+  public T steal() {
+    for (;;) {
+      Object x = trySteal();
+      if (x != LOST_RACE) {
+        return (T) x;
+      }
+      Thread.onSpinWait();
+    }
+  }
+
+  /** Any thread: true if the deque looked non-empty at some moment during the call. */
+  public boolean hasWork() {
+    long b = (long) BASE.getAcquire(this);
+    VarHandle.fullFence();
+    return (long) TOP.getAcquire(this) > b;
+  }
+
+  /** Any thread: approximate number of elements (exact when quiescent). */
+  public int size() {
+    long b = (long) BASE.getAcquire(this);
+    long t = (long) TOP.getAcquire(this);
+    return (int) Math.max(0, t - b);
+  }
+
+  /** Current capacity (for tests). */
+  public int capacity() {
+    return ((Object[]) ARRAY.getAcquire(this)).length;
+  }
+}

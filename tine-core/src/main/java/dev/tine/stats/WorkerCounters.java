@@ -1,0 +1,60 @@
+package dev.tine.stats;
+
+import java.lang.invoke.VarHandle;
+
+/**
+ * One worker's event counters. Written only by the worker that owns them, with plain increments
+ * (no atomics, no shared words on the hot path). Any thread may read them after an acquire fence:
+ * a snapshot is a slightly stale reading of monotonic counters (64-bit HotSpot never tears a long).
+ *
+ * <p>The padding before and after keeps the counters of neighbouring workers, which are allocated
+ * together, on different cache lines: without it the owners' increments would false-share.
+ *
+ * <p>Public only so that the runtime's packages can share it; the module does not export it.
+ */
+public final class WorkerCounters {
+  /** Indices for {@link #read}, in table order. */
+  public static final int EXECUTED = 0,
+      FORKS = 1,
+      LOCAL_POPS = 2,
+      STEALS = 3,
+      FAILED_STEALS = 4,
+      JOINS = 5,
+      JOINS_HELPED = 6,
+      JOINS_BLOCKED = 7,
+      PARKS = 8,
+      IDLE_NANOS = 9,
+      COUNT = 10;
+
+  @SuppressWarnings("unused")
+  private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
+
+  public long executed;
+  public long forks;
+  public long localPops;
+  public long steals;
+  public long failedSteals;
+  public long joins;
+  public long joinsHelped;
+  public long joinsBlocked;
+  public long parks;
+  public long idleNanos;
+
+  @SuppressWarnings("unused")
+  private long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
+
+  /** Copies the counters into {@code out} (length {@link #COUNT}); any thread. */
+  public void read(long[] out) {
+    VarHandle.acquireFence();
+    out[EXECUTED] = executed;
+    out[FORKS] = forks;
+    out[LOCAL_POPS] = localPops;
+    out[STEALS] = steals;
+    out[FAILED_STEALS] = failedSteals;
+    out[JOINS] = joins;
+    out[JOINS_HELPED] = joinsHelped;
+    out[JOINS_BLOCKED] = joinsBlocked;
+    out[PARKS] = parks;
+    out[IDLE_NANOS] = idleNanos;
+  }
+}
