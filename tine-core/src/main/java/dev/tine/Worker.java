@@ -144,6 +144,9 @@ final class Worker extends Thread {
     int before = deque.push(t);
     if (recordStats) counters.forks++;
     if (before <= 1) {
+      // Dekker with a worker going to sleep (it registers, then rescans every deque): order our
+      // top store before our read of the sleeper count, so one of us sees the other.
+      VarHandle.fullFence();
       pool.signalWork(); // cheap when nobody sleeps and every worker is started
     }
   }
@@ -204,7 +207,10 @@ final class Worker extends Thread {
   // ---------------------------------------------------------------------------------------------
   // Join
 
-  /** Waits for {@code task} to complete, helping meanwhile; returns its final status. */
+  /**
+   * Waits for {@code task} to complete, helping meanwhile; returns its final status. Kept small so
+   * the JIT inlines it into join sites; the slow path is {@link #helpJoin}.
+   */
   int awaitJoin(Task<?> task) {
     if (recordStats) counters.joins++;
     int s;
@@ -212,14 +218,17 @@ final class Worker extends Thread {
     while ((s = task.status()) >= 0) {
       Task<?> t = deque.pop();
       if (t == null) {
-        break;
+        return helpJoin(task);
       }
       if (recordStats) counters.localPops++;
       runTask(t);
     }
-    if (s < 0) {
-      return s;
-    }
+    return s;
+  }
+
+  /** The target is not in our deque: help whoever has it, and block only as a last resort. */
+  private int helpJoin(Task<?> task) {
+    int s;
     // (2) Help whoever has the target; (3) spin, yield, block briefly; repeat.
     if (recordStats) counters.joinsHelped++;
     Task<?> outer = joining;

@@ -87,7 +87,9 @@ public final class WorkDeque<T> {
   }
 
   /**
-   * Owner only. Pushes {@code x} on top.
+   * Owner only. Pushes {@code x} on top. No fence: a caller that must order this push before a
+   * later load (to wake sleepers without a lost wake-up) issues {@link VarHandle#fullFence()}
+   * itself, and only when it will read.
    *
    * @return the number of elements the owner saw before this push (may over-count by elements
    *     stolen concurrently): callers use "was empty or almost" as a hint to wake an idle thief
@@ -101,10 +103,7 @@ public final class WorkDeque<T> {
       a = grow(a, b, t);
     }
     SLOT.setRelease(a, (int) t & (a.length - 1), x);
-    // Volatile, not just release: a worker going to sleep registers itself, then re-reads every
-    // top; the pusher writes top, then reads the sleeper count. Sequential consistency between the
-    // two pairs means at least one side sees the other (no lost wake-up).
-    TOP.setVolatile(this, t + 1);
+    TOP.setRelease(this, t + 1); // publishes the slot to thieves that acquire-read top
     return (int) size;
   }
 

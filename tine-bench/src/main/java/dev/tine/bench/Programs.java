@@ -1,0 +1,23 @@
+package dev.tine.bench;
+
+import dev.tine.bench.programs.Fib;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The registry of benchmark programs, in suite order. */
+public final class Programs {
+  private Programs() {}
+
+  private static final Map<String, Program> ALL = new LinkedHashMap<>();
+
+  static {
+    for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every())) {
+      ALL.put(p.name(), p);
+    }
+  }
+
+  public static Map<String, Program> all() {
+    return ALL;
+  }
+}
