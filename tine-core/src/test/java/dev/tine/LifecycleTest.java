@@ -184,6 +184,8 @@ class LifecycleTest {
       Thread.sleep(500);
       long cpu = pool.stats().cpuNanos() - before;
       long wall = System.nanoTime() - t0;
+      System.out.printf("idle pool of 4 workers: %.3f ms CPU in %.0f ms wall (%.4f%% of one core)%n",
+          cpu / 1e6, wall / 1e6, 100.0 * cpu / wall);
       assertTrue(cpu < wall / 100, "idle workers used " + cpu / 1e6 + " ms CPU in " + wall / 1e6 + " ms");
       assertEquals(pool.poolSize(), pool.sleepingWorkers());
     }

@@ -34,6 +34,7 @@ public final class BenchRunner {
   private final List<Cell> cells = new ArrayList<>();
   private final List<Double> ceilings = new ArrayList<>();
   private final Map<Integer, WorkStealingPool> tinePools = new TreeMap<>();
+  private final Map<Integer, WorkStealingPool> tineNoStatsPools = new TreeMap<>();
   private final Map<Integer, ForkJoinPool> jdkPools = new TreeMap<>();
 
   public BenchRunner(Options o) {
@@ -73,6 +74,10 @@ public final class BenchRunner {
         tinePools.put(t, WorkStealingPool.builder().parallelism(t).name("bench-tine-" + t)
             .recordStats(!o.tineStatsOff).threadContentionMonitoring(true).build());
       }
+      if (o.runtimes.contains(Runtime.TINE_NOSTATS)) {
+        tineNoStatsPools.put(t, WorkStealingPool.builder().parallelism(t).name("bench-tine-nostats-" + t)
+            .recordStats(false).build());
+      }
       if (o.runtimes.contains(Runtime.JDK)) {
         jdkPools.put(t, new ForkJoinPool(t));
       }
@@ -94,13 +99,15 @@ public final class BenchRunner {
     } finally {
       progress.done();
       tinePools.values().forEach(WorkStealingPool::close);
+      tineNoStatsPools.values().forEach(WorkStealingPool::close);
       jdkPools.values().forEach(ForkJoinPool::shutdownNow);
     }
   }
 
   private void runOnce(Cell c, boolean timed) {
     c.workload.prepare();
-    WorkStealingPool tp = c.runtime == Runtime.TINE ? tinePools.get(c.threads) : null;
+    WorkStealingPool tp = c.runtime == Runtime.TINE ? tinePools.get(c.threads)
+        : c.runtime == Runtime.TINE_NOSTATS ? tineNoStatsPools.get(c.threads) : null;
     ForkJoinPool jp = c.runtime == Runtime.JDK ? jdkPools.get(c.threads) : null;
     if (tp != null) tp.resetStats();
     long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
@@ -110,7 +117,7 @@ public final class BenchRunner {
     try {
       result = switch (c.runtime) {
         case SEQ -> c.workload.sequential();
-        case TINE -> c.workload.tine(tp);
+        case TINE, TINE_NOSTATS -> c.workload.tine(tp);
         case JDK -> c.workload.jdk(jp);
       };
     } catch (RuntimeException | Error e) {
@@ -127,7 +134,7 @@ public final class BenchRunner {
     if (!timed) return;
     c.nanos.add(dt);
     c.gc = c.gc.plus(g);
-    if (tp != null) {
+    if (tp != null && c.runtime == Runtime.TINE) {
       PoolStats s = tp.stats();
       c.forks += s.forks();
       c.steals += s.steals();
@@ -162,7 +169,7 @@ public final class BenchRunner {
       out.printf(Locale.ROOT, "%s (%s) — %s, %s size%n", e.getKey().name(), w.parameters(),
           e.getKey().description(), o.size.id());
       Cell seqCell = cs.stream().filter(c -> c.runtime == Runtime.SEQ).findFirst().orElse(null);
-      out.printf(Locale.ROOT, "  %-10s %10s %10s %10s %8s %8s %9s %8s %9s %9s %9s %6s%n", "runtime",
+      out.printf(Locale.ROOT, "  %-16s %10s %10s %10s %8s %8s %9s %8s %9s %9s %9s %6s%n", "runtime",
           "median ms", "min ms", "max ms", "x seq", "speedup", "%ceiling", "vs jdk", "forks/run",
           "steals/run", "minorGC", "ok");
       for (Cell c : cs) {
@@ -172,7 +179,7 @@ public final class BenchRunner {
         String pctCeil = c.threads == 2 && c.runtime != Runtime.SEQ && seqCell != null
             ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq) / ceil) : "";
         String vsJdk = "";
-        if (c.runtime == Runtime.TINE) {
+        if (c.runtime.isTine()) {
           for (Cell j : cs) {
             if (j.runtime == Runtime.JDK && j.threads == c.threads) vsJdk = fmt(c.pairedRatio(j));
           }
@@ -181,12 +188,21 @@ public final class BenchRunner {
         String forks = c.runtime == Runtime.TINE ? Long.toString(c.forks / runs) : "";
         String steals = c.runtime == Runtime.TINE ? Long.toString(c.steals / runs)
             : c.runtime == Runtime.JDK ? Long.toString(c.jdkSteals / runs) : "";
-        out.printf(Locale.ROOT, "  %-10s %10.1f %10.1f %10.1f %8s %8s %9s %8s %9s %9s %9s %6s%n", c.label(),
+        out.printf(Locale.ROOT, "  %-16s %10.1f %10.1f %10.1f %8s %8s %9s %8s %9s %9s %9s %6s%n", c.label(),
             med, c.minMillis(), c.maxMillis(), c.runtime == Runtime.SEQ ? "1.00" : fmt(xSeq), speed,
             pctCeil, vsJdk, forks, steals, String.format(Locale.ROOT, "%.1f", (double) c.gc.minorCount() / runs),
             c.verified ? "yes" : "NO");
         if (!c.verified) {
           out.println("    FAILED: " + c.failure);
+        }
+      }
+      for (Cell c : cs) {
+        if (c.runtime != Runtime.TINE) continue;
+        for (Cell n : cs) {
+          if (n.runtime == Runtime.TINE_NOSTATS && n.threads == c.threads) {
+            out.printf(Locale.ROOT, "  counters' cost at p=%d: tine / tine-nostats = %s (paired)%n", c.threads,
+                fmt(c.pairedRatio(n)));
+          }
         }
       }
       out.println();

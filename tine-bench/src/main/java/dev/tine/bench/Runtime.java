@@ -4,6 +4,8 @@ package dev.tine.bench;
 public enum Runtime {
   SEQ("seq"),
   TINE("tine"),
+  /** Tine with its per-worker counters off: to measure what recording them costs. */
+  TINE_NOSTATS("tine-nostats"),
   JDK("jdk");
 
   public final String id;
@@ -12,12 +14,16 @@ public enum Runtime {
     this.id = id;
   }
 
+  public boolean isTine() {
+    return this == TINE || this == TINE_NOSTATS;
+  }
+
   public static Runtime parse(String s) {
     for (Runtime r : values()) {
       if (r.id.equalsIgnoreCase(s.trim())) {
         return r;
       }
     }
-    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine or jdk)");
+    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine, tine-nostats or jdk)");
   }
 }
