@@ -23,6 +23,11 @@ final class PoolMXBeanImpl implements WorkStealingPoolMXBean {
   @Override public long getJoinsBlocked() { return pool.stats().joinsBlocked(); }
   @Override public long getParks() { return pool.stats().parks(); }
   @Override public long getIdleMillis() { return pool.stats().idleNanos() / 1_000_000; }
+  @Override public long getLatentForks() { return pool.stats().latentForks(); }
+  @Override public long getPromotions() { return pool.stats().promotions(); }
+  @Override public long getPromotedStolen() { return pool.stats().promotedStolen(); }
+  @Override public long getInlineJoins() { return pool.stats().inlineJoins(); }
+  @Override public String getForkMode() { return pool.latentForks() ? "latent" : "eager"; }
   @Override public long getWorkerCpuMillis() {
     long ns = pool.stats().cpuNanos();
     return ns < 0 ? -1 : ns / 1_000_000;

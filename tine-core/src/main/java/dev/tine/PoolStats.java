@@ -10,12 +10,17 @@ import java.util.List;
  * each worker thread's whole life (-1 where the JVM does not provide them; BLOCKED/WAITING times
  * need {@link WorkStealingPool.Builder#threadContentionMonitoring(boolean)}).
  *
- * <p>Definitions: <b>forks</b> tasks pushed on a worker's deque; <b>localPops</b> tasks a worker
- * took back from its own deque; <b>steals</b> tasks taken from another worker's deque;
+ * <p>Definitions: <b>forks</b> calls of {@code fork()} and second halves of {@link Tine} joins,
+ * latent or eager; <b>localPops</b> tasks a worker took back from its own deque or latent stack
+ * outside an inline join; <b>steals</b> tasks taken from another worker's deque;
  * <b>failedSteals</b> sweeps over all deques that found nothing; <b>joins</b> joins by workers of
  * incomplete tasks; <b>joinsHelped</b> of those, the ones whose target was not in the joiner's own
  * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least
- * once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work.
+ * once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work;
+ * <b>latentForks</b> forks recorded latent; <b>promotions</b> latent forks (and loop halves) moved
+ * to a deque because a worker was hungry; <b>promotedStolen</b> of those, the ones a thief took;
+ * <b>inlineJoins</b> joins of a never-promoted fork, run by a direct call (included in joins and
+ * in tasks executed).
  */
 public final class PoolStats {
   private final String poolName;
@@ -61,6 +66,10 @@ public final class PoolStats {
   public long joinsBlocked() { return totals[WorkerCounters.JOINS_BLOCKED]; }
   public long parks() { return totals[WorkerCounters.PARKS]; }
   public long idleNanos() { return totals[WorkerCounters.IDLE_NANOS]; }
+  public long latentForks() { return totals[WorkerCounters.LATENT_FORKS]; }
+  public long promotions() { return totals[WorkerCounters.PROMOTIONS]; }
+  public long promotedStolen() { return totals[WorkerCounters.PROMOTED_STOLEN]; }
+  public long inlineJoins() { return totals[WorkerCounters.INLINE_JOINS]; }
 
   /** Sum of the workers' CPU time in nanoseconds, or -1 if unavailable. */
   public long cpuNanos() {
@@ -87,9 +96,10 @@ public final class PoolStats {
     StringBuilder sb = new StringBuilder();
     sb.append(String.format("pool %s: parallelism %d, live %d, sleeping %d, queued %d%n",
         poolName, parallelism, poolSize, sleeping, queued));
-    String head = "%-6s %12s %12s %12s %10s %10s %12s %10s %10s %8s %10s %10s %8s %10s %8s %10s%n";
+    String head = "%-6s %12s %12s %12s %10s %10s %12s %10s %10s %8s %10s %12s %10s %10s %10s %8s %10s %8s %10s%n";
     sb.append(String.format(head, "worker", "executed", "forks", "localPops", "steals", "failedStl",
-        "joins", "joinHelp", "joinBlock", "parks", "idle ms", "cpu ms", "blocked", "blocked ms", "waited", "waited ms"));
+        "joins", "joinHelp", "joinBlock", "parks", "idle ms", "inlineJoin", "promoted", "promStolen",
+        "cpu ms", "blocked", "blocked ms", "waited", "waited ms"));
     for (WorkerStats w : workers) {
       appendRow(sb, String.valueOf(w.index), w.c, w.cpuNanos, w.blockedCount, w.blockedMillis, w.waitedCount, w.waitedMillis);
     }
@@ -106,11 +116,13 @@ public final class PoolStats {
 
   private static void appendRow(StringBuilder sb, String label, long[] c, long cpuNanos,
       long blockedN, long blockedMs, long waitedN, long waitedMs) {
-    sb.append(String.format("%-6s %12d %12d %12d %10d %10d %12d %10d %10d %8d %10d %10s %8s %10s %8s %10s%n",
+    sb.append(String.format("%-6s %12d %12d %12d %10d %10d %12d %10d %10d %8d %10d %12d %10d %10d %10s %8s %10s %8s %10s%n",
         label, c[WorkerCounters.EXECUTED], c[WorkerCounters.FORKS], c[WorkerCounters.LOCAL_POPS],
         c[WorkerCounters.STEALS], c[WorkerCounters.FAILED_STEALS], c[WorkerCounters.JOINS],
         c[WorkerCounters.JOINS_HELPED], c[WorkerCounters.JOINS_BLOCKED], c[WorkerCounters.PARKS],
-        c[WorkerCounters.IDLE_NANOS] / 1_000_000, opt(cpuNanos < 0 ? -1 : cpuNanos / 1_000_000),
+        c[WorkerCounters.IDLE_NANOS] / 1_000_000, c[WorkerCounters.INLINE_JOINS],
+        c[WorkerCounters.PROMOTIONS], c[WorkerCounters.PROMOTED_STOLEN],
+        opt(cpuNanos < 0 ? -1 : cpuNanos / 1_000_000),
         opt(blockedN), opt(blockedMs), opt(waitedN), opt(waitedMs)));
   }
 
@@ -150,6 +162,10 @@ public final class PoolStats {
     public long joinsBlocked() { return c[WorkerCounters.JOINS_BLOCKED]; }
     public long parks() { return c[WorkerCounters.PARKS]; }
     public long idleNanos() { return c[WorkerCounters.IDLE_NANOS]; }
+    public long latentForks() { return c[WorkerCounters.LATENT_FORKS]; }
+    public long promotions() { return c[WorkerCounters.PROMOTIONS]; }
+    public long promotedStolen() { return c[WorkerCounters.PROMOTED_STOLEN]; }
+    public long inlineJoins() { return c[WorkerCounters.INLINE_JOINS]; }
     /** CPU time of this slot's threads in ns (-1 if unavailable). */
     public long cpuNanos() { return cpuNanos; }
     /** Times the live thread entered BLOCKED (-1 if none live). */

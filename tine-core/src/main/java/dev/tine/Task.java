@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.LockSupport;
 
 /**
  * A fork/join task: the unit of work of a {@link WorkStealingPool}, shaped like the JDK's {@code
@@ -50,6 +51,13 @@ public abstract class Task<V> implements Future<V> {
   static final int DONE = 1 << 31;
   static final int ABNORMAL = 1 << 30; // cancelled or thrown
   static final int THROWN = 1 << 29; // outcome holds the Throwable
+  /**
+   * A latent fork: recorded in its owner's worker-private LatentStack, invisible to thieves. While
+   * this bit is set only the owner writes status (it completes the task with a release store, no
+   * CAS, or clears the bit when it promotes the task); other threads only read it and poll.
+   */
+  static final int LATENT = 1 << 28;
+  static final int PROMOTED = 1 << 1; // was latent, then promoted to the deque (for counters)
   static final int SIGNAL = 1; // some thread is blocked in awaitDone and must be notified
 
   private static final VarHandle STATUS;
@@ -78,18 +86,36 @@ public abstract class Task<V> implements Future<V> {
   /** The computation. Runs at most once, on a pool worker (or the caller, for {@link #invoke}). */
   protected abstract V compute();
 
+  /** A task that computes {@code body.get()}: for lambdas, e.g. {@code pool.invoke(Task.of(() -> fib(40)))}. */
+  public static <V> Task<V> of(java.util.function.Supplier<? extends V> body) {
+    java.util.Objects.requireNonNull(body, "body");
+    return new Task<>() {
+      @Override
+      protected V compute() {
+        return body.get();
+      }
+    };
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Fork, join, invoke
 
   /**
-   * Schedules this task to run asynchronously: on the current worker's deque when called from a
-   * pool worker, otherwise on the {@linkplain WorkStealingPool#commonPool() common pool}.
+   * Schedules this task to run asynchronously. From a pool worker the fork is <em>latent</em> by
+   * default: recorded privately, run by a direct call when joined, and made stealable (promoted)
+   * only when some worker is hungry; a pool built with {@code eagerForks(true)} pushes it on the
+   * worker's deque at once. From any other thread it goes to the {@linkplain
+   * WorkStealingPool#commonPool() common pool}.
+   *
+   * <p>Other threads may wait for, or try to cancel, a forked task once the fork has happened
+   * (for example after it was handed to them through a concurrent collection); doing so
+   * <em>concurrently with</em> the {@code fork()} call itself is a race the caller must avoid.
    *
    * @return this task, for chaining
    */
   public final Task<V> fork() {
     if (Thread.currentThread() instanceof Worker w) {
-      w.push(this);
+      w.fork(this);
     } else {
       WorkStealingPool.commonPool().externalPush(this);
     }
@@ -203,11 +229,21 @@ public abstract class Task<V> implements Future<V> {
   /**
    * Cancels the task if it has not completed. A task cancelled before it starts never runs; one
    * cancelled while running keeps running, but its result is discarded and joiners see {@link
-   * CancellationException}.
+   * CancellationException}. A latent fork (not yet promoted) belongs to the worker that forked
+   * it: that worker can cancel it, any other thread gets {@code false} (it could not be
+   * cancelled), as for a task that is already running.
    *
    * @return true if this call cancelled the task
    */
   public final boolean cancel() {
+    int s = status;
+    if ((s & LATENT) != 0) {
+      if (s >= 0 && Thread.currentThread() instanceof Worker w && w.ownsLatent(this)) {
+        STATUS.setRelease(this, DONE | ABNORMAL); // only the owner writes a latent task's status
+        return true;
+      }
+      return false;
+    }
     return complete(null, DONE | ABNORMAL);
   }
 
@@ -272,7 +308,11 @@ public abstract class Task<V> implements Future<V> {
     return status;
   }
 
-  /** Runs compute() if the task is still incomplete; returns the status afterwards. */
+  /**
+   * Runs compute() if the task is still incomplete; returns the status afterwards. A latent task
+   * (run by its owner, the only thread that writes its status) completes with a release store; a
+   * task other threads may have seen (promoted, submitted) completes with a CAS.
+   */
   final int doExec() {
     int s = status;
     if (s >= 0) {
@@ -280,13 +320,53 @@ public abstract class Task<V> implements Future<V> {
       try {
         v = compute();
       } catch (Throwable ex) {
-        complete(ex, DONE | ABNORMAL | THROWN);
+        finish(s, ex, DONE | ABNORMAL | THROWN);
         return status;
       }
-      complete(v, DONE);
+      finish(s, v, DONE);
       s = status;
     }
     return s;
+  }
+
+  private void finish(int startStatus, Object value, int doneBits) {
+    if ((startStatus & LATENT) != 0 && status == startStatus) {
+      // Still latent and untouched (only this thread could have changed it): no CAS needed.
+      if (value != null) {
+        outcome = value;
+      }
+      STATUS.setRelease(this, doneBits);
+    } else {
+      complete(value, doneBits);
+    }
+  }
+
+  /** Owner only: mark a fresh task latent; false if it is not fresh (already forked or done). */
+  final boolean markLatent() {
+    if (status != 0) {
+      return false;
+    }
+    STATUS.set(this, LATENT);
+    return true;
+  }
+
+  /**
+   * Owner only: the task leaves its latent stack for the deque. The release store orders this
+   * before the deque push that publishes the task; from here on status changes by CAS only.
+   *
+   * @return false if the task already completed (cancelled by its owner): do not push it
+   */
+  final boolean markPromoted() {
+    int s = status;
+    if (s < 0) {
+      return false;
+    }
+    STATUS.setRelease(this, (s & ~LATENT) | PROMOTED);
+    return true;
+  }
+
+  final boolean wasPromoted() {
+    return (status & PROMOTED) != 0;
   }
 
   /**
@@ -337,8 +417,30 @@ public abstract class Task<V> implements Future<V> {
     long deadline = nanos == 0L ? 0L : System.nanoTime() + nanos;
     boolean interrupted = false;
     int s;
+    int polls = 0;
     try {
       while ((s = status) >= 0) {
+        if ((s & LATENT) != 0) {
+          // Only the owner writes a latent task's status, so no SIGNAL: poll with backoff until
+          // the owner completes it (release store) or promotes it (then the CAS protocol applies).
+          if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
+            return s;
+          }
+          if (++polls < 64) {
+            Thread.onSpinWait();
+          } else if (polls < 96) {
+            Thread.yield();
+          } else {
+            LockSupport.parkNanos(this, Math.min(1_000_000L, 1_000L << Math.min(10, (polls - 96) / 8)));
+            if (Thread.interrupted()) {
+              if (interruptible) {
+                throw new InterruptedException();
+              }
+              interrupted = true;
+            }
+          }
+          continue;
+        }
         if ((s & SIGNAL) == 0 && !STATUS.compareAndSet(this, s, s | SIGNAL)) {
           continue;
         }

@@ -70,12 +70,14 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   private static final VarHandle CTL;
   private static final VarHandle RUN_STATE;
+  private static final VarHandle HUNGRY;
 
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       CTL = l.findVarHandle(WorkStealingPool.class, "ctl", long.class);
       RUN_STATE = l.findVarHandle(WorkStealingPool.class, "runState", int.class);
+      HUNGRY = l.findVarHandle(WorkStealingPool.class, "hungry", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -92,6 +94,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   private final Thread.UncaughtExceptionHandler handler;
   private final boolean recordStats;
   private final boolean common;
+  final boolean latentForks;
+
+  /**
+   * Workers looking for work: idle ones, joiners with nothing to help with, and worker slots not
+   * started (a promotion's signal starts them). Busy workers read
+   * it at each fork (a read-mostly word: written only when a worker's hunger changes, never per
+   * task) and promote latent forks while it is non-zero.
+   */
+  volatile int hungry;
 
   /** Worker slots; a null slot has no live worker. Written under {@link #lock}. */
   volatile Worker[] workers;
@@ -130,6 +141,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     this.handler = b.handler;
     this.keepAliveNanos = b.keepAlive.toNanos();
     this.recordStats = b.recordStats;
+    this.latentForks = !b.eagerForks;
+    this.hungry = parallelism; // every slot is unstarted, hence hungry
     this.workers = new Worker[parallelism];
     this.counters = new WorkerCounters[parallelism];
     this.exitedCpuNanos = new long[parallelism];
@@ -265,6 +278,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // Sleep, wake, start, retire
 
+  void addHungry(int delta) {
+    HUNGRY.getAndAdd(this, delta);
+  }
+
   void addSleepers(int delta) {
     CTL.getAndAdd(this, (long) delta);
   }
@@ -314,6 +331,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       next[slot] = w;
       workers = next;
       CTL.getAndAdd(this, LIVE_UNIT);
+      addHungry(-1); // the slot is filled; the new worker looks for work at once
       started.add(w);
       try {
         w.start();
@@ -322,6 +340,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         next[slot] = null;
         workers = next;
         CTL.getAndAdd(this, -LIVE_UNIT);
+        addHungry(1);
         started.remove(w);
         throw t;
       }
@@ -352,6 +371,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       if (w.sleepState != Worker.RETIRED) {
         CTL.getAndAdd(this, -LIVE_UNIT);
       }
+      addHungry(1); // the slot is vacant again
       if (runState >= STOP && (int) (ctl >>> 32) == 0) {
         setTerminated();
       }
@@ -562,6 +582,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // Introspection
 
+  /** Whether forks are latent (the default) rather than eager. */
+  public boolean latentForks() {
+    return latentForks;
+  }
+
   /** The configured number of workers. */
   public int parallelism() {
     return parallelism;
@@ -671,7 +696,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   @Override
   public String toString() {
     return "WorkStealingPool[" + name + ", parallelism=" + parallelism + ", size=" + poolSize()
-        + ", sleeping=" + sleepingWorkers() + ", queued=" + queuedTasks() + ", " + stateName() + "]";
+        + ", sleeping=" + sleepingWorkers() + ", hungry=" + hungry + ", queued=" + queuedTasks() + ", "
+        + stateName() + "]";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -723,8 +749,19 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     private boolean recordStats = true;
     private boolean registerMXBean = true;
     private boolean threadContentionMonitoring;
+    private boolean eagerForks;
 
     private Builder() {}
+
+    /**
+     * Eager forking: {@link Task#fork()} pushes every fork on the worker's deque at once, as the
+     * JDK's ForkJoinPool does. Default false: forks are latent (recorded privately, run by a
+     * direct call when joined, promoted to the deque only when some worker is hungry).
+     */
+    public Builder eagerForks(boolean eager) {
+      this.eagerForks = eager;
+      return this;
+    }
 
     /** Number of worker threads (default: available processors). */
     public Builder parallelism(int parallelism) {

@@ -21,6 +21,12 @@ public interface WorkStealingPoolMXBean {
   long getJoinsBlocked();
   long getParks();
   long getIdleMillis();
+  long getLatentForks();
+  long getPromotions();
+  long getPromotedStolen();
+  long getInlineJoins();
+  /** "latent" or "eager". */
+  String getForkMode();
   long getWorkerCpuMillis();
   double getStealRatio();
   boolean isShutdown();

@@ -1,6 +1,7 @@
 package dev.tine;
 
 import dev.tine.deque.WorkDeque;
+import dev.tine.latent.LatentStack;
 import dev.tine.stats.WorkerCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -58,7 +59,9 @@ final class Worker extends Thread {
   final int index;
   final WorkDeque<Task<?>> deque;
   final WorkerCounters counters;
+  final LatentStack latent = new LatentStack();
   private final boolean recordStats;
+  private final boolean latentForks;
 
   /** AWAKE, SLEEPING (registered in the pool's sleeper count) or RETIRED. */
   volatile int sleepState;
@@ -75,6 +78,7 @@ final class Worker extends Thread {
     this.deque = new WorkDeque<>();
     this.counters = counters;
     this.recordStats = recordStats;
+    this.latentForks = pool.latentForks;
     this.seed = 0x9E3779B9 * (index + 1) | 1;
     setDaemon(pool.daemon);
   }
@@ -97,39 +101,45 @@ final class Worker extends Thread {
   private void loop() {
     int idleRounds = 0;
     long idleStart = 0L;
-    for (; ; ) {
-      if (pool.isStopping()) {
-        return;
-      }
-      Task<?> t = deque.pop();
-      if (t != null) {
-        if (recordStats) counters.localPops++;
-      } else {
-        t = scan();
-      }
-      if (t != null) {
-        if (idleRounds != 0) {
-          if (recordStats) counters.idleNanos += System.nanoTime() - idleStart;
-          idleRounds = 0;
-        }
-        runTask(t);
-        continue;
-      }
-      if (idleRounds++ == 0) {
-        idleStart = System.nanoTime();
-      }
-      if (idleRounds <= SPIN_ROUNDS) {
-        for (int i = 0; i < SPIN_PAUSES; i++) {
-          Thread.onSpinWait();
-        }
-      } else if (idleRounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
-        Thread.yield();
-      } else {
-        if (!sleep()) {
-          if (recordStats) counters.idleNanos += System.nanoTime() - idleStart;
+    try {
+      for (; ; ) {
+        if (pool.isStopping()) {
           return;
         }
-        idleRounds = 1; // woken: spin again before the next sleep
+        Task<?> t = popOwn();
+        if (t == null) {
+          t = scan();
+        }
+        if (t != null) {
+          if (idleRounds != 0) {
+            if (recordStats) counters.idleNanos += System.nanoTime() - idleStart;
+            idleRounds = 0;
+            pool.addHungry(-1);
+          }
+          runTask(t);
+          continue;
+        }
+        if (idleRounds++ == 0) {
+          idleStart = System.nanoTime();
+          pool.addHungry(1); // busy workers promote latent forks while someone is hungry
+        }
+        if (idleRounds <= SPIN_ROUNDS) {
+          for (int i = 0; i < SPIN_PAUSES; i++) {
+            Thread.onSpinWait();
+          }
+        } else if (idleRounds <= SPIN_ROUNDS + YIELD_ROUNDS) {
+          Thread.yield();
+        } else {
+          if (!sleep()) {
+            if (recordStats) counters.idleNanos += System.nanoTime() - idleStart;
+            return;
+          }
+          idleRounds = 1; // woken: spin again before the next sleep
+        }
+      }
+    } finally {
+      if (idleRounds != 0) {
+        pool.addHungry(-1);
       }
     }
   }
@@ -139,10 +149,79 @@ final class Worker extends Thread {
     t.doExec();
   }
 
-  /** Owner only: fork. */
+  // ---------------------------------------------------------------------------------------------
+  // Fork: latent or eager
+
+  /** Owner only: fork {@code t}, latent unless the pool forks eagerly. */
+  void fork(Task<?> t) {
+    if (latentForks && t.markLatent()) {
+      latent.pushTask(t);
+      if (recordStats) counters.latentForks++;
+      if (pool.hungry != 0) {
+        tryPromote();
+      }
+    } else {
+      push(t);
+    }
+  }
+
+  /** True if {@code t} is one of this worker's latent (unpromoted) forks. */
+  boolean ownsLatent(Task<?> t) {
+    return Thread.currentThread() == this && latent.containsLatent(t);
+  }
+
+  /**
+   * Someone is hungry: promote our oldest latent fork, unless our deque already offers work (a
+   * hungry thief will take that first; this also keeps promotions to about one per steal).
+   */
+  void tryPromote() {
+    if (deque.size() == 0) {
+      promoteOldest();
+    }
+  }
+
+  /**
+   * Moves the oldest latent entry to the deque: a task as itself, a primitive join's second half
+   * as a {@link Jobs.Job} that its joiner will find in the entry's slot. Oldest first, because in
+   * divide-and-conquer code the oldest fork is the biggest piece (Lea's FIFO steals, for the
+   * same reason).
+   *
+   * @return false if there was nothing to promote
+   */
+  boolean promoteOldest() {
+    for (; ; ) {
+      int i = latent.takeOldest();
+      if (i < 0) {
+        return false;
+      }
+      int kind = latent.kind(i);
+      Task<?> t;
+      if (kind == LatentStack.KIND_TASK) {
+        t = (Task<?>) latent.item(i);
+        latent.clear(i);
+      } else {
+        Jobs.Job job = new Jobs.Job(latent.item(i), latent.arg(i), kind);
+        latent.setPromoted(i, job);
+        t = job;
+      }
+      if (!t.markPromoted()) {
+        continue; // cancelled by its owner while latent: nothing to run
+      }
+      if (recordStats) counters.promotions++;
+      publish(t);
+      return true;
+    }
+  }
+
+  /** Owner only: an eager fork. */
   void push(Task<?> t) {
-    int before = deque.push(t);
     if (recordStats) counters.forks++;
+    publish(t);
+  }
+
+  /** Owner only: push on the deque (an eager fork or a promotion) and wake a thief if needed. */
+  void publish(Task<?> t) {
+    int before = deque.push(t);
     if (before <= 1) {
       // Dekker with a worker going to sleep (it registers, then rescans every deque): order our
       // top store before our read of the sleeper count, so one of us sees the other.
@@ -197,7 +276,10 @@ final class Worker extends Thread {
   }
 
   private void onSteal(Task<?> s, Worker victim) {
-    if (recordStats) counters.steals++;
+    if (recordStats) {
+      counters.steals++;
+      if (s.wasPromoted()) counters.promotedStolen++;
+    }
     s.stealer = this;
     if (victim.deque.hasWork()) {
       pool.signalWork(); // propagate: more work is left where we found this
@@ -212,18 +294,45 @@ final class Worker extends Thread {
    * the JIT inlines it into join sites; the slow path is {@link #helpJoin}.
    */
   int awaitJoin(Task<?> task) {
+    // (0) The newest latent fork is the target: never promoted, so a direct call.
+    if (latent.peekItem() == task && latent.peekKind() == LatentStack.KIND_TASK) {
+      latent.popTask();
+      if (recordStats) counters.inlineJoins++;
+      return task.doExec();
+    }
     if (recordStats) counters.joins++;
     int s;
     // (1) Run own pending forks, newest first. The target is among them unless it was stolen.
     while ((s = task.status()) >= 0) {
-      Task<?> t = deque.pop();
+      Task<?> t = popOwn();
       if (t == null) {
         return helpJoin(task);
       }
-      if (recordStats) counters.localPops++;
       runTask(t);
     }
     return s;
+  }
+
+  /**
+   * Owner: our newest pending task, latent entries first (they are newer than anything in the
+   * deque, which holds promoted, i.e. older, entries), or null. A primitive join's latent half on
+   * top of the latent stack is not a task; then every latent entry is promoted (oldest first, so
+   * the deque keeps age order) and the deque's newest is taken.
+   */
+  private Task<?> popOwn() {
+    Object x = latent.popTask();
+    if (x != null) {
+      if (recordStats) counters.localPops++;
+      return (Task<?>) x;
+    }
+    if (latent.size() > 0) {
+      while (promoteOldest()) {
+        // promote all
+      }
+    }
+    Task<?> t = deque.pop();
+    if (t != null && recordStats) counters.localPops++;
+    return t;
   }
 
   /** The target is not in our deque: help whoever has it, and block only as a last resort. */
@@ -234,19 +343,26 @@ final class Worker extends Thread {
     Task<?> outer = joining;
     joining = task;
     boolean blocked = false;
+    boolean hungry = false;
     try {
       int misses = 0;
       while ((s = task.status()) >= 0) {
-        Task<?> t = deque.pop(); // a helped task may have left forks behind
-        if (t != null) {
-          if (recordStats) counters.localPops++;
-        } else {
+        Task<?> t = popOwn(); // a helped task may have left forks behind
+        if (t == null) {
           t = helpSource(task);
         }
         if (t != null) {
+          if (hungry) {
+            hungry = false;
+            pool.addHungry(-1);
+          }
           runTask(t);
           misses = 0;
           continue;
+        }
+        if (!hungry) {
+          hungry = true;
+          pool.addHungry(1); // whoever holds the target's pieces as latent forks promotes them
         }
         misses++;
         if (misses < JOIN_SPINS) {
@@ -266,8 +382,72 @@ final class Worker extends Thread {
       }
     } finally {
       joining = outer;
+      if (hungry) {
+        pool.addHungry(-1);
+      }
     }
     return s;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Primitive joins (see Tine): the second half is a latent (function, argument) entry
+
+  /** Records the latent second half of a primitive join; returns its slot. */
+  int forkFunction(Object fn, long arg, int kind) {
+    int slot = latent.pushFunction(fn, arg, kind);
+    if (recordStats) counters.latentForks++;
+    if (pool.hungry != 0) {
+      tryPromote();
+    }
+    return slot;
+  }
+
+  /** True (and the entry is dropped) if slot is the newest entry and still latent. */
+  boolean reclaimInline(int slot) {
+    if (latent.top() == slot + 1 && latent.isLatent(slot)) {
+      latent.truncate(slot);
+      if (recordStats) counters.inlineJoins++;
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * The slow way back to slot's entry: run the forks the first half left behind (forked, never
+   * joined), then either the entry is latent (returns null: the caller runs it inline) or it was
+   * promoted, and its job task is returned for the caller to join.
+   */
+  Jobs.Job reclaim(int slot) {
+    while (latent.top() > slot + 1) {
+      Object x = latent.popTask();
+      if (x == null) {
+        break;
+      }
+      runTask((Task<?>) x);
+    }
+    if (latent.isLatent(slot)) {
+      latent.truncate(slot);
+      if (recordStats) counters.inlineJoins++;
+      return null;
+    }
+    Jobs.Job job = (Jobs.Job) latent.item(slot);
+    latent.truncate(slot);
+    return job;
+  }
+
+  /** Eager mode's primitive join: the second half as a task on the deque. */
+  Jobs.Job forkJobEagerly(Object fn, long arg, int kind) {
+    Jobs.Job job = new Jobs.Job(fn, arg, kind);
+    push(job); // counted as a fork
+    return job;
+  }
+
+  boolean latentForks() {
+    return latentForks;
+  }
+
+  void countPromotion() {
+    if (recordStats) counters.promotions++;
   }
 
   /** A task whose execution helps {@code target} complete, or null. */

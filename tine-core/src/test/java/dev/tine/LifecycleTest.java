@@ -191,16 +191,27 @@ class LifecycleTest {
     }
   }
 
-  @Test
-  void statsCountWhatHappened() {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+  @org.junit.jupiter.params.ParameterizedTest(name = "eager forks: {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+  void statsCountWhatHappened(boolean eager) {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).eagerForks(eager).build()) {
       pool.invoke(new Programs.Fib(20));
       PoolStats s = pool.stats();
       long forks = Programs.seqFib(21) - 1; // fib(n) forks: one per internal node
       assertEquals(forks, s.forks(), s.toString());
-      assertEquals(forks, s.localPops() + s.steals(), "every fork taken once, by its owner or a thief");
-      assertEquals(forks + 1, s.tasksExecuted(), "every fork plus the root");
+      assertEquals(forks + 1, s.tasksExecuted(), "every fork run once, plus the root");
       assertTrue(s.joins() <= forks);
+      if (eager) {
+        assertEquals(0, s.latentForks());
+        assertEquals(0, s.promotions());
+        assertEquals(forks, s.localPops() + s.steals(), "every fork taken once, by its owner or a thief");
+      } else {
+        assertEquals(forks, s.latentForks());
+        assertTrue(s.steals() <= s.promotions(), "only promoted forks can be stolen");
+        assertEquals(s.steals(), s.promotedStolen());
+        assertEquals(forks, s.inlineJoins() + s.localPops() + s.steals(),
+            "every latent fork joined inline, taken back by its owner, or stolen: " + s);
+      }
       assertEquals(2, s.workers().size());
       String table = s.toString();
       assertTrue(table.contains("steals") && table.contains("total"), table);

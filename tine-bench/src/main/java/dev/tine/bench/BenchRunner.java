@@ -35,6 +35,7 @@ public final class BenchRunner {
   private final List<Double> ceilings = new ArrayList<>();
   private final Map<Integer, WorkStealingPool> tinePools = new TreeMap<>();
   private final Map<Integer, WorkStealingPool> tineNoStatsPools = new TreeMap<>();
+  private final Map<Integer, WorkStealingPool> tineEagerPools = new TreeMap<>();
   private final Map<Integer, ForkJoinPool> jdkPools = new TreeMap<>();
 
   public BenchRunner(Options o) {
@@ -78,6 +79,10 @@ public final class BenchRunner {
         tineNoStatsPools.put(t, WorkStealingPool.builder().parallelism(t).name("bench-tine-nostats-" + t)
             .recordStats(false).build());
       }
+      if (o.runtimes.contains(Runtime.TINE_EAGER)) {
+        tineEagerPools.put(t, WorkStealingPool.builder().parallelism(t).name("bench-tine-eager-" + t)
+            .eagerForks(true).build());
+      }
       if (o.runtimes.contains(Runtime.JDK)) {
         jdkPools.put(t, new ForkJoinPool(t));
       }
@@ -100,6 +105,7 @@ public final class BenchRunner {
       progress.done();
       tinePools.values().forEach(WorkStealingPool::close);
       tineNoStatsPools.values().forEach(WorkStealingPool::close);
+      tineEagerPools.values().forEach(WorkStealingPool::close);
       jdkPools.values().forEach(ForkJoinPool::shutdownNow);
     }
   }
@@ -107,7 +113,8 @@ public final class BenchRunner {
   private void runOnce(Cell c, boolean timed) {
     c.workload.prepare();
     WorkStealingPool tp = c.runtime == Runtime.TINE ? tinePools.get(c.threads)
-        : c.runtime == Runtime.TINE_NOSTATS ? tineNoStatsPools.get(c.threads) : null;
+        : c.runtime == Runtime.TINE_NOSTATS ? tineNoStatsPools.get(c.threads)
+        : c.runtime == Runtime.TINE_EAGER ? tineEagerPools.get(c.threads) : null;
     ForkJoinPool jp = c.runtime == Runtime.JDK ? jdkPools.get(c.threads) : null;
     if (tp != null) tp.resetStats();
     long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
@@ -117,7 +124,7 @@ public final class BenchRunner {
     try {
       result = switch (c.runtime) {
         case SEQ -> c.workload.sequential();
-        case TINE, TINE_NOSTATS -> c.workload.tine(tp);
+        case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
         case JDK -> c.workload.jdk(jp);
       };
     } catch (RuntimeException | Error e) {
@@ -134,7 +141,7 @@ public final class BenchRunner {
     if (!timed) return;
     c.nanos.add(dt);
     c.gc = c.gc.plus(g);
-    if (tp != null && c.runtime == Runtime.TINE) {
+    if (tp != null && c.runtime != Runtime.TINE_NOSTATS) {
       PoolStats s = tp.stats();
       c.forks += s.forks();
       c.steals += s.steals();
@@ -185,8 +192,8 @@ public final class BenchRunner {
           }
         }
         int runs = Math.max(1, c.runs());
-        String forks = c.runtime == Runtime.TINE ? Long.toString(c.forks / runs) : "";
-        String steals = c.runtime == Runtime.TINE ? Long.toString(c.steals / runs)
+        String forks = c.runtime == Runtime.TINE || c.runtime == Runtime.TINE_EAGER ? Long.toString(c.forks / runs) : "";
+        String steals = c.runtime == Runtime.TINE || c.runtime == Runtime.TINE_EAGER ? Long.toString(c.steals / runs)
             : c.runtime == Runtime.JDK ? Long.toString(c.jdkSteals / runs) : "";
         out.printf(Locale.ROOT, "  %-16s %10.1f %10.1f %10.1f %8s %8s %9s %8s %9s %9s %9s %6s%n", c.label(),
             med, c.minMillis(), c.maxMillis(), c.runtime == Runtime.SEQ ? "1.00" : fmt(xSeq), speed,

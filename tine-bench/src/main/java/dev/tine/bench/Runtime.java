@@ -6,6 +6,8 @@ public enum Runtime {
   TINE("tine"),
   /** Tine with its per-worker counters off: to measure what recording them costs. */
   TINE_NOSTATS("tine-nostats"),
+  /** Tine with eager forks (every fork pushed on the deque, as the JDK does): for comparison. */
+  TINE_EAGER("tine-eager"),
   JDK("jdk");
 
   public final String id;
@@ -15,7 +17,7 @@ public enum Runtime {
   }
 
   public boolean isTine() {
-    return this == TINE || this == TINE_NOSTATS;
+    return this == TINE || this == TINE_NOSTATS || this == TINE_EAGER;
   }
 
   public static Runtime parse(String s) {
@@ -24,6 +26,6 @@ public enum Runtime {
         return r;
       }
     }
-    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine, tine-nostats or jdk)");
+    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine, tine-eager, tine-nostats or jdk)");
   }
 }

@@ -24,12 +24,17 @@ public final class WorkerCounters {
       JOINS_BLOCKED = 7,
       PARKS = 8,
       IDLE_NANOS = 9,
-      COUNT = 10;
+      LATENT_FORKS = 10,
+      PROMOTIONS = 11,
+      PROMOTED_STOLEN = 12,
+      INLINE_JOINS = 13,
+      COUNT = 14;
 
   @SuppressWarnings("unused")
   private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
 
   public long executed;
+  /** Eager forks (pushed at once); {@link #read} adds the latent ones to report all forks. */
   public long forks;
   public long localPops;
   public long steals;
@@ -39,6 +44,17 @@ public final class WorkerCounters {
   public long joinsBlocked;
   public long parks;
   public long idleNanos;
+  /** Forks recorded latent, and primitive joins' second halves. */
+  public long latentForks;
+  /** Latent entries moved to the deque. */
+  public long promotions;
+  /** Promoted tasks that a thief took. */
+  public long promotedStolen;
+  /**
+   * Joins of a never-promoted fork: a direct call. To keep that path to one increment, these are
+   * not also counted in {@link #executed} and {@link #joins}; {@link #read} adds them in.
+   */
+  public long inlineJoins;
 
   @SuppressWarnings("unused")
   private long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
@@ -46,15 +62,19 @@ public final class WorkerCounters {
   /** Copies the counters into {@code out} (length {@link #COUNT}); any thread. */
   public void read(long[] out) {
     VarHandle.acquireFence();
-    out[EXECUTED] = executed;
-    out[FORKS] = forks;
+    out[EXECUTED] = executed + inlineJoins;
+    out[FORKS] = forks + latentForks;
     out[LOCAL_POPS] = localPops;
     out[STEALS] = steals;
     out[FAILED_STEALS] = failedSteals;
-    out[JOINS] = joins;
+    out[JOINS] = joins + inlineJoins;
     out[JOINS_HELPED] = joinsHelped;
     out[JOINS_BLOCKED] = joinsBlocked;
     out[PARKS] = parks;
     out[IDLE_NANOS] = idleNanos;
+    out[LATENT_FORKS] = latentForks;
+    out[PROMOTIONS] = promotions;
+    out[PROMOTED_STOLEN] = promotedStolen;
+    out[INLINE_JOINS] = inlineJoins;
   }
 }

@@ -117,6 +117,63 @@ public final class Fib {
     }
   }
 
+  // ------------------------------------------------------------------ Tine's primitive join
+
+  static long joinFib(int n) {
+    if (n < 2) return n;
+    return dev.tine.Tine.joinLong(Fib::joinFib, n - 1, Fib::joinFib, n - 2, Long::sum);
+  }
+
+  /** Fork every call with Tine.joinLong (no Task objects); the JDK runs seed 000's program 2. */
+  public static final class Join implements Program {
+    @Override
+    public String name() {
+      return "fib-join";
+    }
+
+    @Override
+    public String description() {
+      return "Fibonacci joining every call with Tine.joinLong (JDK: seed 000 program 2)";
+    }
+
+    @Override
+    public Workload workload(Size size, Map<String, String> o) {
+      int n = Program.intParam(o, "n", size == Size.PAPER ? 40 : 32);
+      long expect = expected(n);
+      return new Workload() {
+        @Override
+        public String parameters() {
+          return "n=" + n;
+        }
+
+        @Override
+        public Object sequential() {
+          return seqFib(n);
+        }
+
+        @Override
+        public Object tine(WorkStealingPool pool) {
+          return pool.invoke(Task.of(() -> joinFib(n)));
+        }
+
+        @Override
+        public Object jdk(ForkJoinPool pool) {
+          return pool.invoke(new JdkEvery(n));
+        }
+
+        @Override
+        public boolean verify(Object r) {
+          return r instanceof Long l && l == expect;
+        }
+
+        @Override
+        public long tasksPerRun() {
+          return taskCount(n, 1);
+        }
+      };
+    }
+  }
+
   /** Lea's Fib: threshold 13, invokeAll of both halves. */
   public static final class Lea implements Program {
     @Override
