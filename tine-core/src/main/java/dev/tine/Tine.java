@@ -45,19 +45,10 @@ public final class Tine {
    */
   public static long joinLong(
       IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
-    if (!(Thread.currentThread() instanceof Worker w)) {
-      return outside(() -> joinLong(f, a, g, b, combine));
-    }
-    if (!w.latentForks()) {
-      Jobs.Job job = w.forkJobEagerly(g, b, Jobs.INT_TO_LONG);
-      long ra;
-      try {
-        ra = f.applyAsLong(a);
-      } catch (Throwable e) {
-        awaitQuietly(job);
-        throw e;
-      }
-      return combine.applyAsLong(ra, job.joinLong());
+    // Kept small so that C2 inlines it into the caller, where f, g and combine are constants.
+    Worker w = Worker.currentLatent();
+    if (w == null) {
+      return joinLongElsewhere(f, a, g, b, combine);
     }
     int slot = w.forkFunction(g, b, Jobs.INT_TO_LONG);
     long ra;
@@ -67,14 +58,30 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    long rb;
-    if (w.reclaimInline(slot)) {
-      rb = g.applyAsLong(b);
-    } else {
-      Jobs.Job job = w.reclaim(slot);
-      rb = job == null ? g.applyAsLong(b) : job.joinLong();
-    }
+    long rb = w.reclaimInline(slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
     return combine.applyAsLong(ra, rb);
+  }
+
+  private static long secondHalf(Worker w, int slot, IntToLongFunction g, int b) {
+    Jobs.Job job = w.reclaim(slot);
+    return job == null ? g.applyAsLong(b) : job.joinLong();
+  }
+
+  /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
+  private static long joinLongElsewhere(
+      IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
+      return outside(() -> joinLong(f, a, g, b, combine));
+    }
+    Jobs.Job job = w.forkJobEagerly(g, b, Jobs.INT_TO_LONG);
+    long ra;
+    try {
+      ra = f.applyAsLong(a);
+    } catch (Throwable e) {
+      awaitQuietly(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
   }
 
   /** Computes {@code combine(a(), b())}, running {@code b} in parallel only if someone is hungry. */

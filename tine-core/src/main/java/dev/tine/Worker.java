@@ -404,12 +404,18 @@ final class Worker extends Thread {
 
   /** True (and the entry is dropped) if slot is the newest entry and still latent. */
   boolean reclaimInline(int slot) {
-    if (latent.top() == slot + 1 && latent.isLatent(slot)) {
-      latent.truncate(slot);
+    LatentStack l = latent;
+    if (l.top() == slot + 1 && slot >= l.bottom()) {
+      l.dropTop();
       if (recordStats) counters.inlineJoins++;
       return true;
     }
     return false;
+  }
+
+  /** The current thread as a worker of a latent-forking pool, or null. */
+  static Worker currentLatent() {
+    return Thread.currentThread() instanceof Worker w && w.latentForks ? w : null;
   }
 
   /**

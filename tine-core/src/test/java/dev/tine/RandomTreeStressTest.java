@@ -9,8 +9,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListSet;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Many random fork/join trees (random fan-out, depth and join pattern; some leaves throw), under
@@ -144,15 +146,19 @@ class RandomTreeStressTest {
     }
   }
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 3, 4, 8})
-  void randomTrees(int p) {
-    String prefix = "stress-" + p + "-";
+  static Stream<Arguments> modes() {
+    return Stream.of(1, 2, 3, 4, 8).flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
+  }
+
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void randomTrees(int p, boolean eager) {
+    String prefix = "stress-" + p + (eager ? "-eager-" : "-latent-");
     assertTimeoutPreemptively(
         Duration.ofSeconds(90),
         () -> {
           try (WorkStealingPool pool =
-              WorkStealingPool.builder().parallelism(p).threadNamePrefix(prefix).build()) {
+              WorkStealingPool.builder().parallelism(p).eagerForks(eager).threadNamePrefix(prefix).build()) {
             long total = 0;
             for (int tree = 0; tree < 150; tree++) {
               long root = mix(p * 1_000_003L + tree);
@@ -175,7 +181,9 @@ class RandomTreeStressTest {
               assertEquals(throwers, caught.keySet(), "exceptions seen, tree " + tree);
               caught.forEach((id, n) -> assertEquals(1, n, "exception " + id + " seen " + n + " times"));
             }
-            System.out.printf("random trees at parallelism %d: %d nodes checked%n", p, total);
+            PoolStats st = pool.stats();
+            System.out.printf("random trees at parallelism %d, %s forks: %d nodes checked, %d promoted, %d stolen%n",
+                p, eager ? "eager" : "latent", total, st.promotions(), st.steals());
           }
         });
     assertEquals(0, LifecycleTest.liveThreadsNamed(prefix), "worker threads after close");

@@ -6,68 +6,85 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
-/** Results are exact against sequential code at 1, 2, 4 and 8 workers (oversubscribed on 2 cores). */
+/**
+ * Results are exact against sequential code at 1, 2, 4 and 8 workers (oversubscribed on 2 cores),
+ * with latent forks (the default) and with eager forks.
+ */
 @Timeout(120)
 class ResultsTest {
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4, 8})
-  void fibForkingEveryCall(int p) {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+  static Stream<Arguments> modes() {
+    return Stream.of(1, 2, 4, 8).flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
+  }
+
+  static Stream<Arguments> modesUpTo4() {
+    return modes().filter(a -> (int) a.get()[0] <= 4);
+  }
+
+  static WorkStealingPool pool(int p, boolean eager) {
+    return WorkStealingPool.builder().parallelism(p).eagerForks(eager).build();
+  }
+
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void fibForkingEveryCall(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       for (int n = 0; n <= 25; n++) {
         assertEquals(Programs.seqFib(n), pool.invoke(new Programs.Fib(n)), "fib(" + n + ")");
       }
     }
   }
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4, 8})
-  void fibWithThresholdAndInvokeAll(int p) {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void fibWithThresholdAndInvokeAll(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       assertEquals(Programs.seqFib(30), pool.invoke(new Programs.ThresholdFib(30, 13)));
     }
   }
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4, 8})
-  void arraySum(int p) {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void arraySum(int p, boolean eager) {
     long[] a = new SplittableRandom(42).longs(1_000_003, -1_000_000, 1_000_000).toArray();
     long expected = 0;
     for (long x : a) expected += x;
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       assertEquals(expected, pool.invoke(new Programs.Sum(a, 0, a.length)));
     }
   }
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4, 8})
-  void mergesort(int p) {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void mergesort(int p, boolean eager) {
     int[] a = new SplittableRandom(7).ints(500_001).toArray();
     int[] expected = a.clone();
     Arrays.sort(expected);
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       pool.invoke(new Programs.MergeSort(a, new int[a.length], 0, a.length));
     }
     assertArrayEquals(expected, a);
   }
 
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4, 8})
-  void wideTreeJoinedInForkOrder(int p) {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modes")
+  void wideTreeJoinedInForkOrder(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       assertEquals(Programs.wideCount(5, 8), pool.invoke(new Programs.WideSum(5, 8)));
     }
   }
 
   /** Joining, from one task, a task forked by another (the joiner never had it in its deque). */
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4})
-  void joinTaskForkedElsewhere(int p) {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modesUpTo4")
+  void joinTaskForkedElsewhere(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       long r =
           pool.invoke(
               new Task<Long>() {
@@ -99,13 +116,13 @@ class ResultsTest {
   }
 
   /** Every submitted task runs exactly once. */
-  @ParameterizedTest(name = "parallelism {0}")
-  @ValueSource(ints = {1, 2, 4})
-  void manyExternalSubmissionsRunOnce(int p) throws Exception {
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @MethodSource("modesUpTo4")
+  void manyExternalSubmissionsRunOnce(int p, boolean eager) throws Exception {
     int n = 20_000;
     AtomicLong sum = new AtomicLong();
     int[] runs = new int[n];
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+    try (WorkStealingPool pool = pool(p, eager)) {
       Task<?>[] fs = new Task<?>[n];
       for (int i = 0; i < n; i++) {
         int k = i;

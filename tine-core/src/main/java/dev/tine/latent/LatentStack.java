@@ -15,7 +15,7 @@ package dev.tine.latent;
  * takes G1's post-write barrier slow path on JDK 25, which includes a StoreLoad fence: measured
  * 5.5x sequential for a fork-per-call fib with a long-lived array, 2.6x with an array kept young.
  * So every {@link #ROTATE_EVERY} pushes the live part moves to a fresh (young) array; the copy is
- * a few dozen slots, amortized over 16k pushes.
+ * a few dozen slots, amortized over 65k pushes.
  *
  * <p>Public only so the runtime's packages can share it; the module does not export it.
  */
@@ -24,7 +24,7 @@ public final class LatentStack {
   /** Primitive-join kinds: which functional interface the item is; assigned by the runtime. */
   public static final int KIND_FIRST_FUNCTION = 1;
 
-  static final int ROTATE_EVERY = 1 << 14;
+  static final int ROTATE_EVERY = 1 << 16;
 
   private Object[] items = new Object[64];
   private long[] args = new long[64];
@@ -54,9 +54,8 @@ public final class LatentStack {
 
   private int prepare() {
     int t = top;
-    if (t == items.length || ++pushes >= ROTATE_EVERY) {
+    if (++pushes >= ROTATE_EVERY || t == items.length) {
       rotate(t == items.length ? items.length * 2 : items.length);
-      t = top;
     }
     return t;
   }
@@ -112,6 +111,11 @@ public final class LatentStack {
 
   public int kind(int i) {
     return kinds[i];
+  }
+
+  /** Drops the newest entry, which is latent (the caller checked). */
+  public void dropTop() {
+    items[--top] = null;
   }
 
   /**

@@ -1,0 +1,332 @@
+package dev.tine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Latent forks: join orders, promotion, outcomes through promoted and unpromoted forks, Tine. */
+@Timeout(60)
+class LatentForksTest {
+
+  static final class Boom extends RuntimeException {
+    Boom(String m) {
+      super(m);
+    }
+  }
+
+  static Task<Long> constant(long v) {
+    return Task.of(() -> v);
+  }
+
+  static Task<Long> failing(Boom b) {
+    return Task.of(() -> {
+      throw b;
+    });
+  }
+
+  @Test
+  void latentIsTheDefault() {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      assertTrue(pool.latentForks());
+      pool.invoke(new Programs.Fib(15));
+      PoolStats s = pool.stats();
+      assertEquals(s.forks(), s.latentForks());
+      assertEquals(s.forks(), s.inlineJoins(), "at parallelism 1 nobody is hungry: every join is a direct call");
+      assertEquals(0, s.promotions());
+    }
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2})
+  void everyJoinOrder(int p) {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+      long r =
+          pool.invoke(
+              Task.of(
+                  () -> {
+                    // fork a, fork b, join a, join b
+                    Task<Long> a = new Programs.Fib(18).fork(), b = new Programs.Fib(17).fork();
+                    long ab = a.join() + b.join();
+                    // fork a, fork b, join b, join a
+                    Task<Long> c = new Programs.Fib(16).fork(), d = new Programs.Fib(15).fork();
+                    long dc = d.join() + c.join();
+                    // fork in a loop, join in fork order
+                    Task<?>[] kids = new Task<?>[20];
+                    for (int i = 0; i < kids.length; i++) kids[i] = new Programs.Fib(i).fork();
+                    long loop = 0;
+                    for (Task<?> k : kids) loop += (Long) k.join();
+                    // join twice: the second join returns the stored result
+                    long again = a.join();
+                    return ab + dc + loop + again;
+                  }));
+      long loop = 0;
+      for (int i = 0; i < 20; i++) loop += Programs.seqFib(i);
+      long expected = Programs.seqFib(18) + Programs.seqFib(17) + Programs.seqFib(16)
+          + Programs.seqFib(15) + loop + Programs.seqFib(18);
+      assertEquals(expected, r);
+    }
+  }
+
+  @Test
+  void forkedButNeverJoinedStillRuns() {
+    AtomicInteger ran = new AtomicInteger();
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      pool.invoke(Task.of(() -> {
+        for (int i = 0; i < 100; i++) Task.of(ran::incrementAndGet).fork(); // seed 000's quicksort never joins
+        return null;
+      }));
+      pool.submit(() -> null).join(); // the worker drains its latent stack after the root returns
+    }
+    assertEquals(100, ran.get());
+  }
+
+  /** Waits, inside a worker, until a fork of ours has been promoted (the other worker is idle). */
+  static void awaitPromotion(Task<?> t) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!t.wasPromoted() && !t.isDone() && System.nanoTime() < deadline) {
+      Tine.poll();
+      Thread.onSpinWait();
+    }
+  }
+
+  @Test
+  void promotionHappensAndStolenForksAreExact() {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      long steals = 0;
+      for (int attempt = 0; attempt < 20 && steals == 0; attempt++) {
+        assertEquals(Programs.seqFib(27), pool.invoke(new Programs.Fib(27)));
+        steals = pool.stats().promotedStolen();
+      }
+      PoolStats s = pool.stats();
+      assertTrue(s.promotions() > 0, s.toString());
+      assertTrue(s.promotedStolen() > 0, "with 2 workers some promoted forks are stolen: " + s);
+    }
+  }
+
+  @Test
+  void exceptionThroughUnpromotedFork() {
+    Boom boom = new Boom("unpromoted");
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      Boom thrown = assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
+        Task<Long> f = failing(boom).fork();
+        assertFalse(f.wasPromoted());
+        return f.join();
+      })));
+      assertSame(boom, thrown);
+      assertEquals(0, pool.stats().promotions());
+    }
+  }
+
+  @Test
+  void exceptionThroughPromotedFork() {
+    Boom boom = new Boom("promoted");
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      AtomicReference<Boolean> promoted = new AtomicReference<>();
+      Boom thrown = assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
+        Task<Long> f = failing(boom).fork();
+        awaitPromotion(f);
+        promoted.set(f.wasPromoted());
+        return f.join();
+      })));
+      assertSame(boom, thrown);
+      assertTrue(promoted.get(), "the fork was promoted while the other worker was hungry");
+    }
+  }
+
+  @Test
+  void cancellationOfUnpromotedFork() {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      AtomicInteger ran = new AtomicInteger();
+      String r = pool.invoke(Task.of(() -> {
+        Task<Integer> f = Task.of(ran::incrementAndGet).fork();
+        assertTrue(f.cancel(), "the owner cancels its own latent fork");
+        assertTrue(f.isCancelled());
+        assertThrows(CancellationException.class, f::join);
+        return "ok";
+      }));
+      assertEquals("ok", r);
+      assertEquals(0, ran.get(), "a cancelled latent fork never runs");
+    }
+  }
+
+  @Test
+  void cancellationOfPromotedFork() {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      CountDownLatch release = new CountDownLatch(1);
+      AtomicInteger completed = new AtomicInteger();
+      String r = pool.invoke(Task.of(() -> {
+        Task<Long> f = Task.of(() -> {
+          try {
+            release.await();
+          } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+          }
+          completed.incrementAndGet();
+          return 5L;
+        }).fork();
+        awaitPromotion(f); // the other worker is idle, hence hungry: the fork is promoted
+        assertTrue(f.wasPromoted());
+        assertTrue(f.cancel(), "a promoted fork, queued or running, can be cancelled");
+        release.countDown();
+        assertThrows(CancellationException.class, f::join);
+        assertTrue(f.isCancelled());
+        return "ok";
+      }));
+      assertEquals("ok", r);
+      assertTrue(completed.get() <= 1);
+    }
+  }
+
+  @Test
+  void otherThreadsWaitForLatentForksAndCannotCancelThem() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      AtomicReference<Task<Long>> shared = new AtomicReference<>();
+      CountDownLatch forked = new CountDownLatch(1), checked = new CountDownLatch(1);
+      AtomicReference<Boolean> cancelled = new AtomicReference<>();
+      Thread outsider = new Thread(() -> {
+        try {
+          forked.await();
+          cancelled.set(shared.get().cancel());
+          checked.countDown();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      outsider.start();
+      Task<Long> root = pool.submit(Task.of(() -> {
+        Task<Long> f = new Programs.Fib(20).fork();
+        shared.set(f);
+        forked.countDown();
+        try {
+          checked.await();
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+        return f.join();
+      }));
+      assertEquals(Programs.seqFib(20), root.join());
+      assertEquals(Programs.seqFib(20), shared.get().get(5, TimeUnit.SECONDS), "outside get() sees the result");
+      outsider.join();
+      assertEquals(Boolean.FALSE, cancelled.get(), "another thread cannot cancel a latent fork");
+    }
+  }
+
+  // ------------------------------------------------------------------------------- Tine API
+
+  static long fib(int n) {
+    return n < 2 ? n : Tine.joinLong(LatentForksTest::fib, n - 1, LatentForksTest::fib, n - 2, Long::sum);
+  }
+
+  static long fibSuppliers(int n) {
+    return n < 2 ? n : Tine.joinLong(() -> fibSuppliers(n - 1), () -> fibSuppliers(n - 2), Long::sum);
+  }
+
+  static long fibGeneric(int n) {
+    return n < 2 ? n : Tine.<Long, Long, Long>join(() -> fibGeneric(n - 1), () -> fibGeneric(n - 2), Long::sum);
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2, 4})
+  void primitiveAndGenericJoinsAreExact(int p) {
+    for (boolean eager : new boolean[] {false, true}) {
+      try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).eagerForks(eager).build()) {
+        assertEquals(Programs.seqFib(24), pool.invoke(Task.of(() -> fib(24))));
+        assertEquals(Programs.seqFib(22), pool.invoke(Task.of(() -> fibSuppliers(22))));
+        assertEquals(Programs.seqFib(20), pool.invoke(Task.of(() -> fibGeneric(20))));
+        AtomicInteger a = new AtomicInteger(), b = new AtomicInteger();
+        pool.invoke(Task.of(() -> {
+          Tine.join(a::incrementAndGet, b::incrementAndGet);
+          return null;
+        }));
+        assertEquals(1, a.get());
+        assertEquals(1, b.get());
+      }
+    }
+    assertEquals(Programs.seqFib(20), fib(20), "from outside any pool: the common pool");
+  }
+
+  @Test
+  void joinLongExceptions() {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      AtomicInteger secondRan = new AtomicInteger();
+      Boom first = new Boom("first");
+      assertSame(first, assertThrows(Boom.class, () -> pool.invoke(Task.of(() ->
+          Tine.joinLong(() -> {
+            throw first;
+          }, () -> secondRan.incrementAndGet(), Long::sum)))));
+      assertEquals(0, secondRan.get(), "a latent second half is dropped when the first half throws");
+      Boom second = new Boom("second");
+      assertSame(second, assertThrows(Boom.class, () -> pool.invoke(Task.of(() ->
+          Tine.joinLong(() -> 1L, () -> {
+            throw second;
+          }, Long::sum)))));
+      // the pool is still healthy
+      assertEquals(Programs.seqFib(18), pool.invoke(Task.of(() -> fib(18))));
+    }
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2, 4})
+  void forRangeVisitsEveryIndexOnce(int p) {
+    int n = 1_000_003;
+    AtomicIntegerArray seen = new AtomicIntegerArray(n);
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+      pool.invoke(Task.of(() -> {
+        Tine.forRange(0, n, i -> {
+          seen.incrementAndGet(i);
+          if ((i & 1023) == 0) Programs.seqFib(12); // uneven work
+        });
+        return null;
+      }));
+    }
+    for (int i = 0; i < n; i++) assertEquals(1, seen.get(i), "index " + i);
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2, 4})
+  void reductionsAreExactAndInIndexOrder(int p) {
+    int n = 2_000_000;
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
+      long sum = pool.invoke(Task.of(() -> Tine.reduceLong(0, n, 0L, i -> (long) i * i, Long::sum)));
+      long expected = 0;
+      for (long i = 0; i < n; i++) expected += i * i;
+      assertEquals(expected, sum);
+      // associative but not commutative: "the first index that is a multiple of 7919 after 1000"
+      long first = pool.invoke(Task.of(() ->
+          Tine.reduceLong(1000, n, -1L, i -> i % 7919 == 0 ? i : -1L, (a, b) -> a != -1L ? a : b)));
+      assertEquals(7919L, first);
+      // a non-commutative combine over all indexes: the last index wins
+      long last = pool.invoke(Task.of(() -> Tine.reduceLong(0, n, -1L, i -> i, (a, b) -> b != -1L ? b : a)));
+      assertEquals(n - 1, last);
+      double dsum = pool.invoke(Task.of(() -> Tine.reduceDouble(0, 1000, 0.0, i -> 0.5, Double::sum)));
+      assertEquals(500.0, dsum);
+    }
+  }
+
+  @Test
+  void rangeExceptionsPropagate() {
+    Boom boom = new Boom("range");
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      assertSame(boom, assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
+        Tine.forRange(0, 1_000_000, i -> {
+          if (i == 777_777) throw boom;
+        });
+        return null;
+      }))));
+      assertThrows(IllegalArgumentException.class, () -> Tine.forRange(5, 4, i -> {}));
+    }
+  }
+}
