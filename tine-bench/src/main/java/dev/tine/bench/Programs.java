@@ -12,7 +12,7 @@ public final class Programs {
   private static final Map<String, Program> ALL = new LinkedHashMap<>();
 
   static {
-    for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every(), new Fib.Join())) {
+    for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every(), new Fib.Join(), new dev.tine.bench.programs.QuickSort())) {
       ALL.put(p.name(), p);
     }
   }

@@ -1,0 +1,158 @@
+package dev.tine.jmh;
+
+import dev.tine.Task;
+import dev.tine.Tine;
+import dev.tine.WorkStealingPool;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RecursiveTask;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The cost of one fork+join, per join: each benchmark computes fib(25) forking at every call
+ * (121,392 joins) inside a pool of {@code parallelism} workers, and JMH divides by the number of
+ * joins ({@link OperationsPerInvocation}). {@code seq} is the same recursion without forks, so
+ * "added per join" is {@code X - seq}. With {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes
+ * per join: the one Task that pool.invoke needs per tree is 1/121,392 of it.
+ *
+ * <pre>
+ * java -jar tine-jmh/target/benchmarks.jar JoinBench -prof gc
+ * </pre>
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 1, jvmArgsAppend = {"-Xss16m"})
+public class JoinBench {
+  static final int N = 25;
+  static final int JOINS = 121_392; // fib(26) - 1 internal nodes of fib(25)
+
+  @Param({"1"})
+  int parallelism;
+
+  WorkStealingPool latent, eager, latentNoStats;
+  ForkJoinPool jdk;
+
+  @Setup(Level.Trial)
+  public void setUp() {
+    latent = WorkStealingPool.builder().parallelism(parallelism).build();
+    latentNoStats = WorkStealingPool.builder().parallelism(parallelism).recordStats(false).build();
+    eager = WorkStealingPool.builder().parallelism(parallelism).eagerForks(true).build();
+    jdk = new ForkJoinPool(parallelism);
+  }
+
+  @TearDown(Level.Trial)
+  public void tearDown() {
+    latent.close();
+    latentNoStats.close();
+    eager.close();
+    jdk.shutdownNow();
+  }
+
+  static long seq(int n) {
+    return n < 2 ? n : seq(n - 1) + seq(n - 2);
+  }
+
+  static long joinFib(int n) {
+    return n < 2 ? n : Tine.joinLong(JoinBench::joinFib, n - 1, JoinBench::joinFib, n - 2, Long::sum);
+  }
+
+  /** Seed 000's program 2 on Tine. */
+  static final class TineFib extends Task<Long> {
+    final int n;
+
+    TineFib(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      return compute(n);
+    }
+
+    long compute(int n) {
+      if (n <= 1) return n;
+      Task<Long> f1 = new TineFib(n - 2).fork();
+      return compute(n - 1) + f1.join();
+    }
+  }
+
+  /** Seed 000's program 2 on the JDK. */
+  static final class JdkFib extends RecursiveTask<Long> {
+    final int n;
+
+    JdkFib(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      return compute(n);
+    }
+
+    long compute(int n) {
+      if (n <= 1) return n;
+      ForkJoinTask<Long> f1 = new JdkFib(n - 2).fork();
+      return compute(n - 1) + f1.join();
+    }
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long seq() {
+    return seq(N);
+  }
+
+  /** Tine.joinLong, unpromoted at parallelism 1: the "added per unpromoted join" figure. */
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long primitiveJoinLatent() {
+    return latent.invoke(Task.of(() -> joinFib(N)));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long primitiveJoinLatentNoStats() {
+    return latentNoStats.invoke(Task.of(() -> joinFib(N)));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long taskForkJoinLatent() {
+    return latent.invoke(new TineFib(N));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long taskForkJoinLatentNoStats() {
+    return latentNoStats.invoke(new TineFib(N));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long taskForkJoinEager() {
+    return eager.invoke(new TineFib(N));
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long taskForkJoinJdk() {
+    return jdk.invoke(new JdkFib(N));
+  }
+}
