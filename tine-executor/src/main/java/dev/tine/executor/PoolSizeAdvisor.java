@@ -1,0 +1,163 @@
+package dev.tine.executor;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * Recommends a pool size from measured or given figures, and says why: Little's law for the
+ * offered load, the M/M/c queue (Erlang C) for waiting-time percentiles, Goetz's {@code N =
+ * Ncpu·U·(1 + W/C)} and a CPU-capacity check.
+ *
+ * <p>Model assumptions, stated in every answer: Poisson arrivals and exponential service (M/M/c).
+ * For other service-time distributions the waits scale by about {@code (ca² + cs²)/2}
+ * (Allen–Cunneen); measured percentiles from a {@link MeasuredExecutor} show the truth.
+ */
+public final class PoolSizeAdvisor {
+  private PoolSizeAdvisor() {}
+
+  /**
+   * @param arrivalRate λ, tasks per second (> 0)
+   * @param serviceMs S, mean service time in ms (> 0)
+   * @param cpuMs C, mean CPU time per task in ms, or NaN if unknown (0 ≤ C ≤ S)
+   * @param cores processors available to the pool
+   * @param targetUtilization per-thread utilization to aim for when no wait target is given
+   * @param percentile wait percentile to bound, e.g. 90, or NaN
+   * @param maxWaitMs bound on that percentile of the queueing wait, or NaN
+   * @param maxPoolSize the largest size to consider
+   */
+  public record Inputs(double arrivalRate, double serviceMs, double cpuMs, int cores,
+      double targetUtilization, double percentile, double maxWaitMs, int maxPoolSize) {
+    public Inputs {
+      if (!(arrivalRate > 0) || Double.isInfinite(arrivalRate)) throw new IllegalArgumentException("arrival rate must be positive, was " + arrivalRate);
+      if (!(serviceMs > 0) || Double.isInfinite(serviceMs)) throw new IllegalArgumentException("service time must be positive, was " + serviceMs);
+      if (!Double.isNaN(cpuMs) && (cpuMs < 0 || cpuMs > serviceMs * 1.0001)) throw new IllegalArgumentException("CPU time per task must be between 0 and the service time, was " + cpuMs);
+      if (cores <= 0) throw new IllegalArgumentException("cores must be positive, was " + cores);
+      if (!(targetUtilization > 0 && targetUtilization <= 1)) throw new IllegalArgumentException("target utilization must be in (0, 1], was " + targetUtilization);
+      if (Double.isNaN(percentile) != Double.isNaN(maxWaitMs)) throw new IllegalArgumentException("give both a percentile and a maximum wait, or neither");
+      if (!Double.isNaN(percentile) && !(percentile > 0 && percentile < 100)) throw new IllegalArgumentException("percentile must be in (0, 100), was " + percentile);
+      if (!Double.isNaN(maxWaitMs) && maxWaitMs < 0) throw new IllegalArgumentException("maximum wait must not be negative, was " + maxWaitMs);
+      if (maxPoolSize <= 0) throw new IllegalArgumentException("maximum pool size must be positive, was " + maxPoolSize);
+    }
+
+    /** The figures a snapshot measured: λ, S, C (from process CPU) and the processors. */
+    public static Inputs fromSnapshot(ExecutorSnapshot s, double targetUtilization, double percentile,
+        double maxWaitMs, int maxPoolSize) {
+      if (s.completed() == 0) throw new IllegalArgumentException("the snapshot has no completed tasks to learn from");
+      double c = s.cpuPerTaskMs();
+      return new Inputs(s.arrivalRate(), s.avgServiceMs(), Double.isNaN(c) ? Double.NaN : Math.min(c, s.avgServiceMs()),
+          s.processors(), targetUtilization, percentile, maxWaitMs, maxPoolSize);
+    }
+  }
+
+  /** The answer: a size, the figures behind it, and the reasoning as sentences. */
+  public record Recommendation(int poolSize, Map<String, Object> figures, List<String> reasoning) {
+    @Override
+    public String toString() {
+      return "recommended pool size: " + poolSize + System.lineSeparator() + String.join(System.lineSeparator(), reasoning);
+    }
+  }
+
+  /** Erlang C: the probability that an arrival waits, for c servers and offered load a = λS. */
+  public static double erlangC(int c, double a) {
+    if (c <= a) return 1.0;
+    double b = 1.0; // Erlang B by the stable recurrence B_k = a·B_{k-1} / (k + a·B_{k-1})
+    for (int k = 1; k <= c; k++) {
+      b = a * b / (k + a * b);
+    }
+    return c * b / (c - a * (1 - b));
+  }
+
+  /** Mean queueing wait E[Wq] = C·S / (c − a), in the unit of {@code service}. */
+  public static double meanWait(int c, double a, double service) {
+    return c <= a ? Double.POSITIVE_INFINITY : erlangC(c, a) * service / (c - a);
+  }
+
+  /** The p-th percentile (0..1) of the queueing wait: max(0, S·ln(C/(1−p)) / (c − a)). */
+  public static double waitPercentile(int c, double a, double service, double p) {
+    if (c <= a) return Double.POSITIVE_INFINITY;
+    double pw = erlangC(c, a);
+    return Math.max(0, service * Math.log(pw / (1 - p)) / (c - a));
+  }
+
+  /**
+   * Recommends a size.
+   *
+   * @throws IllegalArgumentException if no size up to {@code maxPoolSize} meets the target, or the
+   *     CPUs cannot serve the arrival rate at any size
+   */
+  public static Recommendation advise(Inputs in) {
+    List<String> why = new ArrayList<>();
+    Map<String, Object> fig = new LinkedHashMap<>();
+    double lambda = in.arrivalRate(), sMs = in.serviceMs(), s = sMs / 1000.0;
+    double a = lambda * s;
+    fig.put("offered_load", a);
+    why.add(f("Little's law: offered load a = λ·S = %.4g/s × %.4g ms = %.3f threads busy on average.", lambda, sMs, a));
+    int stable = (int) Math.floor(a) + 1;
+    why.add(f("Stability: the queue grows without bound unless c > a, so at least %d threads.", stable));
+    fig.put("min_stable_size", stable);
+
+    double goetz = Double.NaN;
+    if (!Double.isNaN(in.cpuMs())) {
+      double c = in.cpuMs(), w = sMs - c;
+      double cpuDemand = lambda * c / 1000.0;
+      fig.put("cpu_demand_cores", cpuDemand);
+      if (cpuDemand > in.cores()) {
+        throw new IllegalArgumentException(f("CPU capacity: λ·C = %.4g/s × %.4g ms = %.2f cores of CPU needed but only %d"
+            + " available; no pool size can keep up (at most %.4g tasks/s).", lambda, c, cpuDemand, in.cores(), in.cores() * 1000.0 / c));
+      }
+      why.add(f("CPU capacity: λ·C = %.2f of %d cores (%.0f%%).", cpuDemand, in.cores(), 100 * cpuDemand / in.cores()));
+      goetz = c == 0 ? Double.POSITIVE_INFINITY : in.cores() * in.targetUtilization() * (1 + w / c);
+      fig.put("goetz_size", goetz);
+      why.add(f("Goetz: N = Ncpu·U·(1 + W/C) = %d × %.2f × (1 + %.4g/%.4g) = %.1f threads keep the CPUs at %.0f%%.",
+          in.cores(), in.targetUtilization(), w, c, goetz, 100 * in.targetUtilization()));
+    }
+
+    int chosen = -1;
+    if (!Double.isNaN(in.percentile())) {
+      double p = in.percentile() / 100.0;
+      why.add(f("M/M/c (Erlang C): smallest c whose p%s wait ≤ %.4g ms:", trim(in.percentile()), in.maxWaitMs()));
+      for (int c = stable; c <= in.maxPoolSize(); c++) {
+        double tp = waitPercentile(c, a, sMs, p);
+        if (c < stable + 6 || tp <= in.maxWaitMs()) {
+          why.add(f("  c = %d: ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms, p%s wait = %.3g ms%s", c, a / c,
+              erlangC(c, a), meanWait(c, a, sMs), trim(in.percentile()), tp, tp <= in.maxWaitMs() ? "  <- meets the target" : ""));
+        }
+        if (tp <= in.maxWaitMs()) {
+          chosen = c;
+          break;
+        }
+      }
+      if (chosen < 0) {
+        throw new IllegalArgumentException(f("no pool size up to %d keeps the p%s wait under %.4g ms (offered load %.3f)",
+            in.maxPoolSize(), trim(in.percentile()), in.maxWaitMs(), a));
+      }
+    } else {
+      chosen = Math.max(stable, (int) Math.ceil(a / in.targetUtilization() - 1e-9));
+      why.add(f("Utilization target %.0f%%: c = ceil(a / U) = %d (ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms).",
+          100 * in.targetUtilization(), chosen, a / chosen, erlangC(chosen, a), meanWait(chosen, a, sMs)));
+      if (chosen > in.maxPoolSize()) {
+        throw new IllegalArgumentException(f("the utilization target needs %d threads, more than the maximum %d", chosen, in.maxPoolSize()));
+      }
+    }
+    if (!Double.isNaN(goetz) && chosen > goetz) {
+      why.add(f("Note: %d threads is more than the %.1f the CPUs can keep busy at %.0f%%: the wait target needs"
+          + " faster service (less CPU per task) or more cores, not only threads.", chosen, goetz, 100 * in.targetUtilization()));
+    }
+    why.add("Assumes Poisson arrivals and exponential service; for other service-time distributions waits scale by about (ca² + cs²)/2.");
+    fig.put("recommended_pool_size", chosen);
+    fig.put("p_wait", erlangC(chosen, a));
+    fig.put("mean_wait_ms", meanWait(chosen, a, sMs));
+    return new Recommendation(chosen, fig, why);
+  }
+
+  private static String trim(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  private static String f(String fmt, Object... args) {
+    return String.format(Locale.ROOT, fmt, args);
+  }
+}
