@@ -21,7 +21,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "tine 0.1.0",
     description = "Tine: a work-stealing fork/join runtime, its benchmarks and experiments.",
-    subcommands = {TineCli.Bench.class, CommandLine.HelpCommand.class})
+    subcommands = {TineCli.Bench.class, ExperimentCommands.Advise.class, ExperimentCommands.Experiment.class,
+        CommandLine.HelpCommand.class})
 public final class TineCli implements Runnable {
   @Spec CommandSpec spec;
 

@@ -1,0 +1,283 @@
+package dev.tine.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import dev.tine.bench.experiments.PoolSizing;
+import dev.tine.bench.experiments.PoolVsThreads;
+import dev.tine.executor.PoolSizeAdvisor;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
+
+/** {@code tine advise} and {@code tine experiment ...}: the measured-executor side of the CLI. */
+final class ExperimentCommands {
+  private ExperimentCommands() {}
+
+  static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
+
+  @Command(name = "advise", mixinStandardHelpOptions = true,
+      description = {
+        "Recommends a thread-pool size and shows the reasoning: Little's law, M/M/c (Erlang C) wait",
+        "percentiles, Goetz's N = Ncpu*U*(1+W/C), and a CPU-capacity check.",
+        "Give the figures (--arrival-rate and --service-ms at least), or a MeasuredExecutor snapshot",
+        "saved as JSON (--snapshot, e.g. from 'tine experiment pool-sizing --snapshots DIR')."
+      })
+  static final class Advise implements Callable<Integer> {
+    @Spec CommandSpec spec;
+
+    @Option(names = "--arrival-rate", paramLabel = "PER_SEC", description = "Arrivals per second (lambda).")
+    Double arrivalRate;
+
+    @Option(names = "--service-ms", paramLabel = "MS", description = "Mean service time per task (S).")
+    Double serviceMs;
+
+    @Option(names = "--cpu-ms", paramLabel = "MS", description = "Mean CPU time per task (C), if known; enables Goetz and the CPU check.")
+    Double cpuMs;
+
+    @Option(names = "--cores", paramLabel = "N", description = "Processors for the pool (default: this machine's).")
+    int cores = java.lang.Runtime.getRuntime().availableProcessors();
+
+    @Option(names = "--target-utilization", paramLabel = "U", description = "Per-thread (and CPU) utilization to aim for (default 0.8).")
+    double targetUtilization = 0.8;
+
+    @Option(names = "--percentile", paramLabel = "P", description = "Bound this percentile of the queueing wait (with --max-wait-ms).")
+    Double percentile;
+
+    @Option(names = "--max-wait-ms", paramLabel = "MS", description = "The bound on that percentile.")
+    Double maxWaitMs;
+
+    @Option(names = "--max-pool-size", paramLabel = "N", description = "Largest size to consider (default 10000).")
+    int maxPoolSize = 10_000;
+
+    @Option(names = "--snapshot", paramLabel = "FILE", description = "Read lambda, S, C and cores from a saved snapshot (JSON).")
+    File snapshot;
+
+    @Option(names = "--json", description = "Print the recommendation as JSON.")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+      CommandLine cl = spec.commandLine();
+      PoolSizeAdvisor.Inputs in;
+      try {
+        double p = percentile == null ? Double.NaN : percentile;
+        double w = maxWaitMs == null ? Double.NaN : maxWaitMs;
+        if (snapshot != null) {
+          @SuppressWarnings("unchecked")
+          Map<String, Object> m = JSON.readValue(snapshot, Map.class);
+          double completed = num(m, "completed"), secs = num(m, "seconds"), util = num(m, "cpu_utilization");
+          int procs = (int) num(m, "processors");
+          double svc = num(m, "avg_service_ms");
+          double c = util < 0 || completed == 0 ? Double.NaN : Math.min(svc, util * secs * procs * 1000 / completed);
+          in = new PoolSizeAdvisor.Inputs(arrivalRate != null ? arrivalRate : num(m, "arrival_rate"),
+              serviceMs != null ? serviceMs : svc, cpuMs != null ? cpuMs : c, procs, targetUtilization, p, w, maxPoolSize);
+        } else {
+          if (arrivalRate == null || serviceMs == null) {
+            throw new ParameterException(cl, "give --arrival-rate and --service-ms, or --snapshot FILE");
+          }
+          in = new PoolSizeAdvisor.Inputs(arrivalRate, serviceMs, cpuMs == null ? Double.NaN : cpuMs, cores,
+              targetUtilization, p, w, maxPoolSize);
+        }
+        PoolSizeAdvisor.Recommendation r = PoolSizeAdvisor.advise(in);
+        if (json) {
+          Map<String, Object> m = new java.util.LinkedHashMap<>(r.figures());
+          m.put("reasoning", r.reasoning());
+          System.out.println(JSON.writeValueAsString(m));
+        } else {
+          System.out.println(r);
+        }
+        return 0;
+      } catch (IllegalArgumentException e) {
+        System.err.println("tine advise: " + e.getMessage());
+        return 2;
+      } catch (java.io.IOException e) {
+        System.err.println("tine advise: cannot read snapshot " + snapshot + ": " + e.getMessage());
+        return 2;
+      }
+    }
+
+    private static double num(Map<String, Object> m, String key) {
+      Object v = m.get(key);
+      if (!(v instanceof Number n)) throw new IllegalArgumentException("snapshot has no number '" + key + "'");
+      return n.doubleValue();
+    }
+  }
+
+  @Command(name = "experiment", mixinStandardHelpOptions = true,
+      description = "Runs one of the seeds' thread-pool experiments on this machine (loopback TCP only).",
+      subcommands = {PoolVsThreadsCommand.class, PoolSizingCommand.class, CommandLine.HelpCommand.class})
+  static final class Experiment implements Runnable {
+    @Spec CommandSpec spec;
+
+    @Override
+    public void run() {
+      spec.commandLine().usage(spec.commandLine().getOut());
+    }
+  }
+
+  @Command(name = "pool-vs-threads", mixinStandardHelpOptions = true,
+      description = {
+        "Seed 003: a loopback server sends N random ints 1..10; each becomes a sleep of that many ms,",
+        "run sequentially, by a thread per task, by the seed's ThreadPoolExecutor, fixed and cached",
+        "pools, virtual threads and Tine's MeasuredExecutor. Prints the time to submit all tasks",
+        "(what the seed measured) and the time until all are done."
+      })
+  static final class PoolVsThreadsCommand implements Callable<Integer> {
+    @Option(names = "--tasks", paramLabel = "N", description = "Tasks (default 1000, as in the seed).")
+    int tasks = 1000;
+
+    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
+    String json;
+
+    @Override
+    public Integer call() throws Exception {
+      if (tasks <= 0 || tasks > 1_000_000) {
+        System.err.println("tine experiment pool-vs-threads: --tasks must be in 1..1000000, was " + tasks);
+        return 2;
+      }
+      boolean jsonOnly = "-".equals(json);
+      java.io.PrintStream out = jsonOnly ? System.err : System.out;
+      out.println("seed 003: " + tasks + " tasks, each sleeping 1..10 ms (mean 5.5 ms), ints from a loopback server");
+      PoolVsThreads exp = new PoolVsThreads(tasks);
+      List<PoolVsThreads.Result> rs = exp.run(out);
+      out.println();
+      PoolVsThreads.print(rs, out);
+      out.println();
+      out.println("submit ms: the client's loop only — read an int, hand over the task — which is all the seed timed.");
+      out.println("  A pool returns as soon as the task is queued, so its figure says nothing about when the work is done.");
+      out.println("elapsed ms: until every sleep has finished. The sum of the sleeps is the sequential time; a strategy");
+      out.println("  with T threads needs at least that / T, and at least the time to read the ints.");
+      for (PoolVsThreads.Result r : rs) {
+        if (r.strategy().startsWith("seed-tpe")) out.println(r.strategy() + ": " + r.note());
+      }
+      out.println("MeasuredExecutor's own figures: " + exp.measuredSummary());
+      writeJson(json, rs.stream().map(PoolVsThreads.Result::toMap).toList());
+      return 0;
+    }
+  }
+
+  @Command(name = "pool-sizing", mixinStandardHelpOptions = true,
+      description = {
+        "Seed 004: a loopback server whose requests compute (sqrt(2) to many digits) or sleep (an",
+        "external call), on a MeasuredExecutor; 1 and 10 closed-loop clients x pool sizes 1, 4, 8",
+        "and self-sizing. Prints throughput, Little's L, dead-time ratio, CPU, p90 wait and the",
+        "advisor's recommendation for each."
+      })
+  static final class PoolSizingCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "Short runs (1 s warm-up + 1 s measured, instead of 2 s + 5 s).")
+    boolean quick;
+
+    @Option(names = "--seconds", paramLabel = "S", description = "Measured seconds per run, after the warm-up (overrides --quick).")
+    Double seconds;
+
+    @Option(names = "--clients", split = ",", paramLabel = "N[,N]", description = "Client counts (default 1,10).")
+    List<Integer> clients = List.of(1, 10);
+
+    @Option(names = "--pools", split = ",", paramLabel = "SIZE[,...]", description = "Pool sizes, numbers or 'adaptive' (default 1,4,8,adaptive).")
+    List<String> pools = List.of("1", "4", "8", "adaptive");
+
+    @Option(names = "--cpu-digits", paramLabel = "D", description = "Digits of sqrt(2) per CPU request (default 10000, about 1 ms).")
+    int cpuDigits = 10_000;
+
+    @Option(names = "--sleep-ms", paramLabel = "MS", description = "Sleep per I/O request (default 5).")
+    int sleepMs = 5;
+
+    @Option(names = "--cpu-share", paramLabel = "F", description = "Fraction of requests that compute (default 0.5).")
+    double cpuShare = 0.5;
+
+    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
+    String json;
+
+    @Option(names = "--snapshots", paramLabel = "DIR", description = "Save each run's executor snapshot as JSON (for 'tine advise --snapshot').")
+    File snapshots;
+
+    @Override
+    public Integer call() throws Exception {
+      double secs = seconds != null ? seconds : quick ? 1.0 : 5.0;
+      String err = null;
+      if (!(secs > 0 && secs <= 3600)) err = "--seconds must be in (0, 3600]";
+      for (int c : clients) if (c <= 0 || c > 1000) err = "--clients must be in 1..1000";
+      for (String p : pools) {
+        if (!p.equals("adaptive")) {
+          try {
+            if (Integer.parseInt(p) <= 0) err = "--pools sizes must be positive";
+          } catch (NumberFormatException e) {
+            err = "--pools takes numbers or 'adaptive', not '" + p + "'";
+          }
+        }
+      }
+      if (cpuDigits <= 0 || cpuDigits > 100_000 || sleepMs < 0 || !(cpuShare >= 0 && cpuShare <= 1)) {
+        err = "--cpu-digits in 1..100000, --sleep-ms >= 0, --cpu-share in [0, 1]";
+      }
+      if (err != null) {
+        System.err.println("tine experiment pool-sizing: " + err);
+        return 2;
+      }
+      boolean jsonOnly = "-".equals(json);
+      java.io.PrintStream out = jsonOnly ? System.err : System.out;
+      out.printf("seed 004: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
+              + " then %.1f s measured; %d cores%n", 100 * cpuShare, cpuDigits, 100 * (1 - cpuShare), sleepMs,
+          quick ? 1.0 : 2.0, secs, java.lang.Runtime.getRuntime().availableProcessors());
+      Duration warm = Duration.ofMillis(quick ? 1000 : 2000);
+      PoolSizing exp = new PoolSizing(warm, Duration.ofMillis((long) (secs * 1000)), cpuDigits, sleepMs, cpuShare);
+      List<PoolSizing.Result> rs = exp.run(clients.stream().mapToInt(Integer::intValue).toArray(), pools, out);
+      out.println();
+      PoolSizing.print(rs, out);
+      out.println();
+      out.println("settled: seconds until the pool size stayed within 1 of its final value (self-sizing starts at 1).");
+      out.println("Little L: completions/s x mean response time = requests in the server on average (queued + running).");
+      out.println("dead time: share of response time spent queued (seed 004's ratio). advisor: the size PoolSizeAdvisor");
+      out.println("recommends from this run's measurements for a p90 wait no longer than the mean service time.");
+      for (int c : clients) {
+        double bestFixed = 0, adaptive = -1;
+        String best = "";
+        for (PoolSizing.Result r : rs) {
+          if (r.clients() != c) continue;
+          if (r.poolSize().equals("adaptive")) adaptive = r.throughputRps();
+          else if (r.throughputRps() > bestFixed) {
+            bestFixed = r.throughputRps();
+            best = r.poolSize();
+          }
+        }
+        if (adaptive >= 0 && bestFixed > 0) {
+          out.printf(java.util.Locale.ROOT, "%d client(s): self-sizing reached %.0f%% of the best fixed size's throughput (pool %s)%n",
+              c, 100 * adaptive / bestFixed, best);
+        }
+      }
+      if (snapshots != null) {
+        Files.createDirectories(snapshots.toPath());
+        for (PoolSizing.Result r : rs) {
+          Path f = snapshots.toPath().resolve("clients-" + r.clients() + "-pool-" + r.poolSize() + ".json");
+          JSON.writeValue(f.toFile(), r.snapshot().toMap());
+        }
+        out.println("snapshots written to " + snapshots);
+      }
+      List<Map<String, Object>> recs = new ArrayList<>();
+      for (PoolSizing.Result r : rs) recs.add(r.toMap());
+      writeJson(json, recs);
+      return 0;
+    }
+  }
+
+  static void writeJson(String target, Object value) throws java.io.IOException {
+    if (target == null) return;
+    if (target.equals("-")) {
+      System.out.println(JSON.writeValueAsString(value));
+    } else {
+      JSON.writeValue(new File(target), value);
+    }
+  }
+}
