@@ -4,8 +4,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.WriterReaderPhaser;
 
 /**
- * One pool thread's measurements: wait, service and response histograms plus exact sums and a
- * failure count, written only by that thread. The reader swaps the active and inactive sets under
+ * One pool thread's measurements of the tasks it timed: wait, service and response histograms
+ * plus exact sums, written only by that thread. The reader swaps the active and inactive sets under
  * a {@link WriterReaderPhaser} (the pattern of HdrHistogram's Recorder, here for three histograms
  * at once), so a record costs two uncontended atomic increments and no lock, and no state is
  * shared between pool threads on the task path.
@@ -20,13 +20,14 @@ final class ThreadRecorder {
     final Histogram wait = newHistogram();
     final Histogram service = newHistogram();
     final Histogram response = newHistogram();
-    long waitNanos, serviceNanos, completed, failed;
+    /** Sums over the timed tasks, and how many were timed. */
+    long waitNanos, serviceNanos, timed;
 
     void reset() {
       wait.reset();
       service.reset();
       response.reset();
-      waitNanos = serviceNanos = completed = failed = 0;
+      waitNanos = serviceNanos = timed = 0;
     }
   }
 
@@ -35,7 +36,7 @@ final class ThreadRecorder {
   private Interval inactive = new Interval();
 
   /** Pool thread only. */
-  void record(long waitNanos, long serviceNanos, boolean failed) {
+  void record(long waitNanos, long serviceNanos) {
     long critical = phaser.writerCriticalSectionEnter();
     try {
       Interval a = active;
@@ -44,8 +45,7 @@ final class ThreadRecorder {
       a.response.recordValue(Math.max(0, (waitNanos + serviceNanos) / 1000));
       a.waitNanos += waitNanos;
       a.serviceNanos += serviceNanos;
-      a.completed++;
-      if (failed) a.failed++;
+      a.timed++;
     } finally {
       phaser.writerCriticalSectionExit(critical);
     }
@@ -65,8 +65,7 @@ final class ThreadRecorder {
       into.response.add(done.response);
       into.waitNanos += done.waitNanos;
       into.serviceNanos += done.serviceNanos;
-      into.completed += done.completed;
-      into.failed += done.failed;
+      into.timed += done.timed;
       inactive = done;
     } finally {
       phaser.readerUnlock();

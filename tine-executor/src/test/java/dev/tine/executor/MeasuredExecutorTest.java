@@ -52,8 +52,58 @@ class MeasuredExecutorTest {
       assertTrue(s.deadTimeRatio() > 0.5 && s.deadTimeRatio() < 1, s.toString());
       assertEquals(s.littlesL() / s.processors(), s.lPerCpu(), 1e-12);
       assertTrue(s.p90WaitMs() >= s.p50WaitMs());
-      assertTrue(s.maxQueueLength() >= 3, "queue length sampled at arrival: " + s);
       assertNotNull(ex.windowSnapshot());
+    }
+  }
+
+  /** Queue lengths are sampled at arrival (one arrival in eight): 200 arrivals behind a blocked task. */
+  @Test
+  void queueLengthPercentiles() throws Exception {
+    try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(1).build()) {
+      CountDownLatch release = new CountDownLatch(1);
+      ex.execute(() -> {
+        try {
+          release.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      });
+      for (int i = 0; i < 200; i++) ex.execute(() -> {});
+      ExecutorSnapshot s = ex.snapshot();
+      assertEquals(200, s.queueLength());
+      assertEquals(201, s.arrivals(), "accepted = completed + running + queued");
+      assertTrue(s.maxQueueLength() >= 100 && s.maxQueueLength() <= 200, s.toString());
+      assertTrue(s.p50QueueLength() <= s.p90QueueLength());
+      release.countDown();
+    }
+  }
+
+  /** Sampling times one task in N; counts and failures stay exact. */
+  @Test
+  void samplingKeepsCountsExact() throws Exception {
+    try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(2).sampling(4).build()) {
+      List<Future<?>> fs = new ArrayList<>();
+      for (int i = 0; i < 2000; i++) {
+        int k = i;
+        fs.add(ex.submit(() -> {
+          if (k % 100 == 0) throw new IllegalStateException("planned");
+          return k;
+        }));
+      }
+      for (Future<?> f : fs) {
+        try {
+          f.get();
+        } catch (java.util.concurrent.ExecutionException expected) {
+          // 20 planned failures
+        }
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (ex.snapshot().completed() < 2000 && System.nanoTime() < deadline) sleep(1);
+      ExecutorSnapshot s = ex.snapshot();
+      assertEquals(2000, s.completed());
+      assertEquals(2000, s.arrivals());
+      assertEquals(20, s.failed());
+      assertTrue(s.avgServiceMs() > 0 && s.maxServiceMs() >= s.p50ServiceMs(), "sampled timings present: " + s);
     }
   }
 
