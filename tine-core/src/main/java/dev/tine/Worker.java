@@ -297,6 +297,9 @@ final class Worker extends Thread {
     // (0) The newest latent fork is the target: never promoted, so a direct call.
     if (latent.peekItem() == task && latent.peekKind() == LatentStack.KIND_TASK) {
       latent.popTask();
+      if (pool.hungry != 0 && latent.size() > 0) {
+        tryPromote(); // joins, like forks, are where a worker offers its oldest fork to the hungry
+      }
       if (recordStats) counters.inlineJoins++;
       return task.doExec();
     }

@@ -12,7 +12,8 @@ public final class Programs {
   private static final Map<String, Program> ALL = new LinkedHashMap<>();
 
   static {
-    for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every(), new Fib.Join(), new dev.tine.bench.programs.QuickSort())) {
+    for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every(), new Fib.Join(), new dev.tine.bench.programs.QuickSort(),
+        new dev.tine.bench.programs.Integrate(), new dev.tine.bench.programs.MatrixMultiply())) {
       ALL.put(p.name(), p);
     }
   }
