@@ -220,6 +220,66 @@ public final class BenchRunner {
     out.println("minorGC: young collections per run.");
   }
 
+  /**
+   * One flat record per (program, runtime, threads, size): the README documents the fields.
+   * Ratios are paired per round, as in the tables.
+   */
+  public List<Map<String, Object>> records() {
+    List<Map<String, Object>> out = new ArrayList<>();
+    double ceil = ceilingMedian();
+    for (Cell c : cells) {
+      Cell seqCell = null, jdkCell = null;
+      for (Cell x : cells) {
+        if (x.program == c.program && x.runtime == Runtime.SEQ) seqCell = x;
+        if (x.program == c.program && x.runtime == Runtime.JDK && x.threads == c.threads) jdkCell = x;
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("program", c.program.name());
+      m.put("parameters", c.workload.parameters());
+      m.put("runtime", c.runtime.id);
+      m.put("threads", c.threads);
+      m.put("size", o.size.id());
+      m.put("runs", c.runs());
+      m.put("median_ms", c.medianMillis());
+      m.put("min_ms", c.minMillis());
+      m.put("max_ms", c.maxMillis());
+      m.put("verified", c.verified);
+      double xSeq = seqCell == null ? Double.NaN : c.pairedRatio(seqCell);
+      m.put("x_seq", finite(xSeq));
+      m.put("speedup", finite(1 / xSeq));
+      m.put("ceiling", finite(ceil));
+      m.put("vs_jdk", c.runtime.isTine() && jdkCell != null ? finite(c.pairedRatio(jdkCell)) : null);
+      int runs = Math.max(1, c.runs());
+      if (c.runtime == Runtime.TINE || c.runtime == Runtime.TINE_EAGER) {
+        m.put("forks", c.forks / runs);
+        m.put("steals", c.steals / runs);
+        m.put("local_pops", c.localPops / runs);
+        m.put("joins", c.joins / runs);
+        m.put("joins_helped", c.joinsHelped / runs);
+        m.put("joins_blocked", c.joinsBlocked / runs);
+        m.put("tasks_executed", c.executed / runs);
+        m.put("parks", c.parks / runs);
+      } else if (c.runtime == Runtime.JDK) {
+        m.put("steals", c.jdkSteals / runs);
+      }
+      long tasks = c.workload.tasksPerRun();
+      if (tasks > 0 && c.runtime != Runtime.SEQ) {
+        m.put("task_rate_per_s", tasks / (c.medianMillis() / 1000.0));
+      }
+      m.put("minor_gc_count", (double) c.gc.minorCount() / runs);
+      m.put("minor_gc_ms", (double) c.gc.minorMillis() / runs);
+      m.put("full_gc_count", (double) c.gc.fullCount() / runs);
+      m.put("full_gc_ms", (double) c.gc.fullMillis() / runs);
+      if (!c.verified) m.put("failure", c.failure);
+      out.add(m);
+    }
+    return out;
+  }
+
+  private static Double finite(double d) {
+    return Double.isFinite(d) ? d : null;
+  }
+
   public boolean allVerified() {
     return cells.stream().allMatch(Cell::verified);
   }

@@ -86,6 +86,10 @@ public final class TineCli implements Runnable {
         description = "Override a program parameter, e.g. --set fib.n=42 --set fib-every.n=40.")
     List<String> sets = new ArrayList<>();
 
+    @Option(names = "--json", paramLabel = "FILE",
+        description = "Also write one flat JSON record per (program, runtime, threads, size) to FILE (schema in the README).")
+    java.io.File json;
+
     @Option(names = "--tine-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
         description = "Record Tine's per-worker counters (default: on; --no-tine-stats measures their cost).")
     boolean tineStats = true;
@@ -151,6 +155,10 @@ public final class TineCli implements Runnable {
           ps.size(), runtimes, threads, z.id(), warmup, repeat, java.lang.Runtime.version());
       runner.run();
       runner.printTables();
+      if (json != null) {
+        ExperimentCommands.JSON.writeValue(json, runner.records());
+        System.out.println("JSON records written to " + json);
+      }
       if (!runner.allVerified()) {
         System.out.println("SOME RESULTS WERE WRONG (see FAILED above)");
         return 1;
