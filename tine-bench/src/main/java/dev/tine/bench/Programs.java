@@ -15,7 +15,8 @@ public final class Programs {
     for (Program p : List.<Program>of(new Fib.Lea(), new Fib.Every(), new Fib.Join(), new dev.tine.bench.programs.QuickSort(),
         new dev.tine.bench.programs.Integrate(), new dev.tine.bench.programs.MatrixMultiply(),
         new dev.tine.bench.programs.Jacobi(1), new dev.tine.bench.programs.Jacobi(10),
-        new dev.tine.bench.programs.CilkSort(), new dev.tine.bench.programs.Lu())) {
+        new dev.tine.bench.programs.CilkSort(), new dev.tine.bench.programs.Lu(),
+        new dev.tine.bench.programs.Micro())) {
       ALL.put(p.name(), p);
     }
   }
