@@ -1,0 +1,152 @@
+package dev.tine.bench.experiments;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Seed 001 on today's JVM: platform threads (1:1, one kernel thread each) against virtual threads
+ * (M:N, mounted on a carrier pool of about one thread per core). N threads each repeat equal units
+ * of work for a fixed time; we report throughput (units/s) and the fairness spread — (most −
+ * least) / most units done in the middle half of the window, as seed 001 measured starvation
+ * (29% → 8% there). Work is either CPU (a ~2 µs computation) or blocking (a 1 ms sleep). Also
+ * measured: what N parked threads cost in virtual and resident memory (the default stack size).
+ */
+public final class ThreadingModels {
+  public record Result(String model, String work, int threads, double seconds, double unitsPerSec,
+      double spread, long minUnits, long maxUnits) {
+    public Map<String, Object> toMap() {
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("model", model);
+      m.put("work", work);
+      m.put("threads", threads);
+      m.put("seconds", seconds);
+      m.put("units_per_s", unitsPerSec);
+      m.put("fairness_spread", spread);
+      m.put("min_units_mid_window", minUnits);
+      m.put("max_units_mid_window", maxUnits);
+      return m;
+    }
+  }
+
+  private static volatile long sink;
+  private volatile boolean started;
+  private volatile long stopAt;
+
+  static void cpuUnit() {
+    long x = 0;
+    for (int i = 0; i < 2000; i++) x += (x ^ i) * 31;
+    sink = x;
+  }
+
+  public Result run(boolean virtual, boolean blocking, int n, double seconds) throws InterruptedException {
+    started = false;
+    AtomicLongArray units = new AtomicLongArray(n);
+    CountDownLatch ready = new CountDownLatch(n);
+    stopAt = Long.MAX_VALUE;
+    List<Thread> ts = new ArrayList<>(n);
+    Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
+    for (int i = 0; i < n; i++) {
+      int k = i;
+      ts.add(b.start(() -> {
+        ready.countDown();
+        // Park until started; main unparks every thread itself. (A latch wakes its waiters one
+        // after another, and with hundreds of runnable threads that chain takes seconds; spinning
+        // on yield starves virtual threads that have not started yet.)
+        while (!started) {
+          LockSupport.park(this);
+        }
+        while (System.nanoTime() < stopAt) {
+          if (blocking) {
+            LockSupport.parkNanos(1_000_000);
+          } else {
+            cpuUnit();
+          }
+          units.lazySet(k, units.get(k) + 1);
+        }
+      }));
+    }
+    ready.await();
+    started = true;
+    for (Thread t : ts) {
+      LockSupport.unpark(t);
+    }
+    // The window opens once every thread has been released (unparking thousands takes a while).
+    long start = System.nanoTime();
+    stopAt = start + (long) (seconds * 1e9);
+    // Fairness in steady state: units done between 1/4 and 3/4 of the window.
+    Thread.sleep((long) (seconds * 250));
+    long[] q1 = new long[n];
+    for (int i = 0; i < n; i++) q1[i] = units.get(i);
+    long t1 = System.nanoTime();
+    Thread.sleep((long) (seconds * 500));
+    long min = Long.MAX_VALUE, max = 0, mid = 0;
+    for (int i = 0; i < n; i++) {
+      long u = units.get(i) - q1[i];
+      mid += u;
+      min = Math.min(min, u);
+      max = Math.max(max, u);
+    }
+    double midSecs = (System.nanoTime() - t1) / 1e9;
+    for (Thread t : ts) t.join();
+    double secs = (System.nanoTime() - start) / 1e9;
+    // Throughput over the same middle half: the release phase and the tail are left out.
+    return new Result(virtual ? "virtual (M:N)" : "platform (1:1)", blocking ? "blocking" : "cpu", n, secs,
+        mid / midSecs, max == 0 ? 0 : (double) (max - min) / max, min, max);
+  }
+
+  /** kB of VmSize and VmRSS of this process (Linux), or {-1, -1}. */
+  static long[] memoryKb() {
+    long vm = -1, rss = -1;
+    try {
+      for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+        if (line.startsWith("VmSize:")) vm = Long.parseLong(line.replaceAll("\\D", ""));
+        if (line.startsWith("VmRSS:")) rss = Long.parseLong(line.replaceAll("\\D", ""));
+      }
+    } catch (IOException | RuntimeException e) {
+      // not Linux
+    }
+    return new long[] {vm, rss};
+  }
+
+  /** Virtual and resident memory added by n parked threads of the given kind, in kB. */
+  public long[] parkedCostKb(boolean virtual, int n) throws InterruptedException {
+    long[] before = memoryKb(); // no System.gc(): a shrinking heap would hide the threads' cost
+    CountDownLatch parked = new CountDownLatch(n), release = new CountDownLatch(1);
+    List<Thread> ts = new ArrayList<>();
+    Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
+    for (int i = 0; i < n; i++) {
+      ts.add(b.start(() -> {
+        parked.countDown();
+        try {
+          release.await();
+        } catch (InterruptedException ignored) {
+          // done
+        }
+      }));
+    }
+    parked.await();
+    long[] after = memoryKb();
+    release.countDown();
+    for (Thread t : ts) t.join();
+    return new long[] {after[0] - before[0], after[1] - before[1]};
+  }
+
+  public static void print(List<Result> rs, PrintStream out) {
+    out.printf(Locale.ROOT, "%-16s %-9s %8s %14s %16s %12s%n", "model", "work", "threads", "units/s",
+        "fairness spread", "min..max mid");
+    for (Result r : rs) {
+      out.printf(Locale.ROOT, "%-16s %-9s %8d %14.0f %15.0f%% %12s%n", r.model, r.work, r.threads, r.unitsPerSec,
+          100 * r.spread, r.minUnits + ".." + r.maxUnits);
+    }
+  }
+}
