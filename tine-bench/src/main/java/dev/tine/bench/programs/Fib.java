@@ -138,40 +138,49 @@ public final class Fib {
 
     @Override
     public Workload workload(Size size, Map<String, String> o) {
-      int n = Program.intParam(o, "n", size == Size.PAPER ? 40 : 32);
-      long expect = expected(n);
-      return new Workload() {
-        @Override
-        public String parameters() {
-          return "n=" + n;
-        }
-
-        @Override
-        public Object sequential() {
-          return seqFib(n);
-        }
-
-        @Override
-        public Object tine(WorkStealingPool pool) {
-          return pool.invoke(Task.of(() -> joinFib(n)));
-        }
-
-        @Override
-        public Object jdk(ForkJoinPool pool) {
-          return pool.invoke(new JdkEvery(n));
-        }
-
-        @Override
-        public boolean verify(Object r) {
-          return r instanceof Long l && l == expect;
-        }
-
-        @Override
-        public long tasksPerRun() {
-          return taskCount(n, 1);
-        }
-      };
+      return forkEveryCall(size, o, (pool, n) -> pool.invoke(Task.of(() -> joinFib(n))));
     }
+  }
+
+  /**
+   * Fib forking at every call, n=40 at paper size (seed 000), 32 quick; the JDK always runs seed
+   * 000's program 2; {@code tine} says how Tine runs it.
+   */
+  static Workload forkEveryCall(Size size, Map<String, String> o,
+      java.util.function.BiFunction<WorkStealingPool, Integer, Object> tine) {
+    int n = Program.intParam(o, "n", size == Size.PAPER ? 40 : 32);
+    long expect = expected(n);
+    return new Workload() {
+      @Override
+      public String parameters() {
+        return "n=" + n;
+      }
+
+      @Override
+      public Object sequential() {
+        return seqFib(n);
+      }
+
+      @Override
+      public Object tine(WorkStealingPool pool) {
+        return tine.apply(pool, n);
+      }
+
+      @Override
+      public Object jdk(ForkJoinPool pool) {
+        return pool.invoke(new JdkEvery(n));
+      }
+
+      @Override
+      public boolean verify(Object r) {
+        return r instanceof Long l && l == expect;
+      }
+
+      @Override
+      public long tasksPerRun() {
+        return taskCount(n, 1);
+      }
+    };
   }
 
   /** Lea's Fib: threshold 13, invokeAll of both halves. */
@@ -239,39 +248,7 @@ public final class Fib {
 
     @Override
     public Workload workload(Size size, Map<String, String> o) {
-      int n = Program.intParam(o, "n", size == Size.PAPER ? 40 : 32);
-      long expect = expected(n);
-      return new Workload() {
-        @Override
-        public String parameters() {
-          return "n=" + n;
-        }
-
-        @Override
-        public Object sequential() {
-          return seqFib(n);
-        }
-
-        @Override
-        public Object tine(WorkStealingPool pool) {
-          return pool.invoke(new TineEvery(n));
-        }
-
-        @Override
-        public Object jdk(ForkJoinPool pool) {
-          return pool.invoke(new JdkEvery(n));
-        }
-
-        @Override
-        public boolean verify(Object r) {
-          return r instanceof Long l && l == expect;
-        }
-
-        @Override
-        public long tasksPerRun() {
-          return taskCount(n, 1);
-        }
-      };
+      return forkEveryCall(size, o, (pool, n) -> pool.invoke(new TineEvery(n)));
     }
   }
 }
