@@ -90,6 +90,10 @@ public final class TineCli implements Runnable {
         description = "Also write one flat JSON record per (program, runtime, threads, size) to FILE (schema in the README).")
     java.io.File json;
 
+    @Option(names = "--report", paramLabel = "FILE",
+        description = "Also write a self-contained HTML report with charts (inline SVG) to FILE.")
+    java.io.File report;
+
     @Option(names = "--tine-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
         description = "Record Tine's per-worker counters (default: on; --no-tine-stats measures their cost).")
     boolean tineStats = true;
@@ -158,6 +162,11 @@ public final class TineCli implements Runnable {
       if (json != null) {
         ExperimentCommands.JSON.writeValue(json, runner.records());
         System.out.println("JSON records written to " + json);
+      }
+      if (report != null) {
+        java.nio.file.Files.writeString(report.toPath(), Report.html(runner.records(),
+            "Tine bench, " + z.id() + " size, " + java.lang.Runtime.version()));
+        System.out.println("HTML report written to " + report);
       }
       if (!runner.allVerified()) {
         System.out.println("SOME RESULTS WERE WRONG (see FAILED above)");

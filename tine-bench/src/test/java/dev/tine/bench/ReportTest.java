@@ -1,0 +1,100 @@
+package dev.tine.bench;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import dev.tine.bench.programs.Fib;
+import java.awt.image.BufferedImage;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import javax.imageio.ImageIO;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The HTML report: generated from a real (tiny) bench run, then opened in headless Chromium, which
+ * must render the charts (SVG elements in the rendered DOM) and a screenshot that is not blank.
+ * .ci/run installs Chromium when it is missing; without it the rendering test is skipped, visibly.
+ */
+class ReportTest {
+  static String html;
+
+  @BeforeAll
+  static void run() throws Exception {
+    BenchRunner r = new BenchRunner(new BenchRunner.Options(List.of(new Fib.Lea()),
+        List.of(Runtime.SEQ, Runtime.TINE, Runtime.JDK), List.of(1, 2), Size.QUICK,
+        Map.of("fib", Map.of("n", "24")), 1, 2, false, new PrintStream(PrintStream.nullOutputStream()), null));
+    r.run();
+    html = Report.html(r.records(), "test report");
+  }
+
+  static int count(String s, String re) {
+    Matcher m = Pattern.compile(re).matcher(s);
+    int n = 0;
+    while (m.find()) n++;
+    return n;
+  }
+
+  @Test
+  void selfContainedWithCharts() {
+    assertTrue(html.startsWith("<!DOCTYPE html>"));
+    assertTrue(!html.contains("<script"), "no scripts");
+    assertTrue(!html.contains("src=\"http") && !html.contains("href=\"http"), "no external resources");
+    assertTrue(count(html, "<svg class=\"chart\"") >= 4, "speedup, time, steal and GC charts");
+    assertTrue(html.contains("id=\"speedup-0\"") && html.contains("class=\"ceiling\""), "speedup chart with ceiling line");
+    assertTrue(count(html, "<polyline class=\"series\"") >= 2, "a Tine and a JDK speedup series");
+    assertTrue(html.contains("<table>") && html.contains(">tine<") && html.contains(">jdk<"), "tables beside the charts");
+  }
+
+  static Path chromium() {
+    for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")) {
+      if (Files.isExecutable(Path.of(c))) return Path.of(c);
+    }
+    return null;
+  }
+
+  static String[] headless(Path chrome, Path profile, String... more) {
+    String[] base = {chrome.toString(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+        "--disable-background-networking", "--user-data-dir=" + profile};
+    String[] all = new String[base.length + more.length];
+    System.arraycopy(base, 0, all, 0, base.length);
+    System.arraycopy(more, 0, all, base.length, more.length);
+    return all;
+  }
+
+  @Test
+  void chromiumRendersTheCharts(@TempDir Path dir) throws Exception {
+    Path chrome = chromium();
+    assumeTrue(chrome != null, "Chromium not installed (.ci/run installs it)");
+    Path page = dir.resolve("report.html");
+    Files.writeString(page, html);
+    Process p = new ProcessBuilder(headless(chrome, dir.resolve("profile1"), "--dump-dom", page.toUri().toString()))
+        .redirectError(ProcessBuilder.Redirect.DISCARD).start();
+    String dom = new String(p.getInputStream().readAllBytes());
+    assertTrue(p.waitFor(60, TimeUnit.SECONDS));
+    assertTrue(count(dom, "<svg class=\"chart\"") >= 4, "charts in the rendered DOM");
+    assertTrue(count(dom, "<polyline") >= 2 && count(dom, "<rect class=\"bar\"") >= 2, "series and bars rendered");
+
+    Path png = dir.resolve("shot.png");
+    Process s = new ProcessBuilder(headless(chrome, dir.resolve("profile2"), "--screenshot=" + png,
+        "--window-size=1200,900", page.toUri().toString())).redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+    assertTrue(s.waitFor(60, TimeUnit.SECONDS));
+    BufferedImage img = ImageIO.read(png.toFile());
+    assertTrue(img != null && img.getWidth() > 100, "a screenshot");
+    int first = img.getRGB(0, 0), differing = 0;
+    for (int y = 0; y < img.getHeight(); y += 4) {
+      for (int x = 0; x < img.getWidth(); x += 4) {
+        if (img.getRGB(x, y) != first) differing++;
+      }
+    }
+    assertTrue(differing > 500, "the screenshot is not blank: " + differing + " sampled pixels differ");
+  }
+}
