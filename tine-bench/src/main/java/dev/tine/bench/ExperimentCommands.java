@@ -117,6 +117,7 @@ final class ExperimentCommands {
   @Command(name = "experiment", mixinStandardHelpOptions = true,
       description = "Runs one of the seeds' thread-pool experiments on this machine (loopback TCP only).",
       subcommands = {PoolVsThreadsCommand.class, PoolSizingCommand.class, ThreadingModelsCommand.class,
+          ForkJoinTuningCommand.class,
           CommandLine.HelpCommand.class})
   static final class Experiment implements Runnable {
     @Spec CommandSpec spec;
@@ -333,6 +334,46 @@ final class ExperimentCommands {
       for (var r : rs) recs.add(r.toMap());
       writeJson(json, recs);
       return 0;
+    }
+  }
+
+  @Command(name = "fork-join-tuning", mixinStandardHelpOptions = true,
+      description = {
+        "Seed 000: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork at every step)",
+        "and 3 (forks throttled by an atomic counter) at multiplicity 1, 2, 4 and 8 on the JDK's",
+        "ForkJoinPool, with Tine's rows beside them, in the layout of the seed's tables 2-1..2-3",
+        "and 3-1..3-4 (times, GC, fork/join/steal counts, worker CPU and BLOCKED/WAITING)."
+      })
+  static final class ForkJoinTuningCommand implements Callable<Integer> {
+    @Option(names = "--quick", description = "fib(32) and 200,000 elements instead of fib(40) and 2,000,000.")
+    boolean quick;
+
+    @Option(names = "--threads", split = ",", paramLabel = "N[,N]", description = "Multiplicities (default 1,2,4,8).")
+    List<Integer> threads = List.of(1, 2, 4, 8);
+
+    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
+    String json;
+
+    @Override
+    public Integer call() throws Exception {
+      for (int t : threads) {
+        if (t <= 0 || t > 256) {
+          System.err.println("tine experiment fork-join-tuning: --threads must be in 1..256, was " + t);
+          return 2;
+        }
+      }
+      java.io.PrintStream out = "-".equals(json) ? System.err : System.out;
+      int fibN = quick ? 32 : 40, sortN = quick ? 200_000 : 2_000_000;
+      out.printf("seed 000: fib(%d) and quicksort of %,d ints; one run per cell, as in the seed%n", fibN, sortN);
+      var exp = new dev.tine.bench.experiments.ForkJoinTuning(fibN, sortN);
+      int[] ms = threads.stream().mapToInt(Integer::intValue).toArray();
+      var runs = exp.run(ms, out);
+      dev.tine.bench.experiments.ForkJoinTuning.print(runs, ms, out);
+      List<Map<String, Object>> recs = new ArrayList<>();
+      for (var r : runs) recs.add(r.toMap());
+      writeJson(json, recs);
+      return runs.stream().allMatch(dev.tine.bench.experiments.ForkJoinTuning.Run::verified) ? 0 : 1;
     }
   }
 
