@@ -1,11 +1,9 @@
 package dev.tine.jmh;
 
 import dev.tine.Task;
-import dev.tine.Tine;
+import dev.tine.bench.programs.Fib;
 import dev.tine.WorkStealingPool;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RecursiveTask;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -24,6 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one fork+join, per join: each benchmark computes fib(25) forking at every call
+ * (the bench's seed 000 program 2 classes and its {@code Tine.joinLong} fib)
  * (121,392 joins) inside a pool of {@code parallelism} workers, and JMH divides by the number of
  * joins ({@link OperationsPerInvocation}). {@code seq} is the same recursion without forks, so
  * "added per join" is {@code X - seq}. With {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes
@@ -69,50 +68,6 @@ public class JoinBench {
     return n < 2 ? n : seq(n - 1) + seq(n - 2);
   }
 
-  static long joinFib(int n) {
-    return n < 2 ? n : Tine.joinLong(JoinBench::joinFib, n - 1, JoinBench::joinFib, n - 2, Long::sum);
-  }
-
-  /** Seed 000's program 2 on Tine. */
-  static final class TineFib extends Task<Long> {
-    final int n;
-
-    TineFib(int n) {
-      this.n = n;
-    }
-
-    @Override
-    protected Long compute() {
-      return compute(n);
-    }
-
-    long compute(int n) {
-      if (n <= 1) return n;
-      Task<Long> f1 = new TineFib(n - 2).fork();
-      return compute(n - 1) + f1.join();
-    }
-  }
-
-  /** Seed 000's program 2 on the JDK. */
-  static final class JdkFib extends RecursiveTask<Long> {
-    final int n;
-
-    JdkFib(int n) {
-      this.n = n;
-    }
-
-    @Override
-    protected Long compute() {
-      return compute(n);
-    }
-
-    long compute(int n) {
-      if (n <= 1) return n;
-      ForkJoinTask<Long> f1 = new JdkFib(n - 2).fork();
-      return compute(n - 1) + f1.join();
-    }
-  }
-
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long seq() {
@@ -123,36 +78,36 @@ public class JoinBench {
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long primitiveJoinLatent() {
-    return latent.invoke(Task.of(() -> joinFib(N)));
+    return latent.invoke(Task.of(() -> Fib.joinFib(N)));
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long primitiveJoinLatentNoStats() {
-    return latentNoStats.invoke(Task.of(() -> joinFib(N)));
+    return latentNoStats.invoke(Task.of(() -> Fib.joinFib(N)));
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long taskForkJoinLatent() {
-    return latent.invoke(new TineFib(N));
+    return latent.invoke(new Fib.TineEvery(N));
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long taskForkJoinLatentNoStats() {
-    return latentNoStats.invoke(new TineFib(N));
+    return latentNoStats.invoke(new Fib.TineEvery(N));
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long taskForkJoinEager() {
-    return eager.invoke(new TineFib(N));
+    return eager.invoke(new Fib.TineEvery(N));
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long taskForkJoinJdk() {
-    return jdk.invoke(new JdkFib(N));
+    return jdk.invoke(new Fib.JdkEvery(N));
   }
 }

@@ -78,10 +78,10 @@ public final class Fib {
   // ------------------------------------------------------------------ Seed 000, program 2
 
   /** Seed 000's FibonacciTask2 on Tine: the same code with RecursiveTask renamed to Task. */
-  static final class TineEvery extends Task<Long> {
+  public static final class TineEvery extends Task<Long> {
     final int n;
 
-    TineEvery(int n) {
+    public TineEvery(int n) {
       this.n = n;
     }
 
@@ -98,10 +98,10 @@ public final class Fib {
   }
 
   /** Seed 000's FibonacciTask2 (program 2), with long results. */
-  static final class JdkEvery extends RecursiveTask<Long> {
+  public static final class JdkEvery extends RecursiveTask<Long> {
     final int n;
 
-    JdkEvery(int n) {
+    public JdkEvery(int n) {
       this.n = n;
     }
 
@@ -119,7 +119,8 @@ public final class Fib {
 
   // ------------------------------------------------------------------ Tine's primitive join
 
-  static long joinFib(int n) {
+  /** Fib forking every call through {@link dev.tine.Tine#joinLong}: no Task objects. */
+  public static long joinFib(int n) {
     if (n < 2) return n;
     return dev.tine.Tine.joinLong(Fib::joinFib, n - 1, Fib::joinFib, n - 2, Long::sum);
   }
