@@ -139,9 +139,7 @@ final class ExperimentCommands {
     @Option(names = "--tasks", paramLabel = "N", description = "Tasks (default 1000, as in the seed).")
     int tasks = 1000;
 
-    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
-        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
-    String json;
+    @picocli.CommandLine.Mixin JsonTarget jsonTarget = new JsonTarget();
 
     @Override
     public Integer call() throws Exception {
@@ -149,7 +147,7 @@ final class ExperimentCommands {
         System.err.println("tine experiment pool-vs-threads: --tasks must be in 1..1000000, was " + tasks);
         return 2;
       }
-      boolean jsonOnly = "-".equals(json);
+      boolean jsonOnly = jsonTarget.toStdout();
       java.io.PrintStream out = jsonOnly ? System.err : System.out;
       out.println("seed 003: " + tasks + " tasks, each sleeping 1..10 ms (mean 5.5 ms), ints from a loopback server");
       PoolVsThreads exp = new PoolVsThreads(tasks);
@@ -165,7 +163,7 @@ final class ExperimentCommands {
         if (r.strategy().startsWith("seed-tpe")) out.println(r.strategy() + ": " + r.note());
       }
       out.println("MeasuredExecutor's own figures: " + exp.measuredSummary());
-      writeJson(json, rs.stream().map(PoolVsThreads.Result::toMap).toList());
+      jsonTarget.write(rs.stream().map(PoolVsThreads.Result::toMap).toList());
       return 0;
     }
   }
@@ -199,9 +197,7 @@ final class ExperimentCommands {
     @Option(names = "--cpu-share", paramLabel = "F", description = "Fraction of requests that compute (default 0.5).")
     double cpuShare = 0.5;
 
-    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
-        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
-    String json;
+    @picocli.CommandLine.Mixin JsonTarget jsonTarget = new JsonTarget();
 
     @Option(names = "--snapshots", paramLabel = "DIR", description = "Save each run's executor snapshot as JSON (for 'tine advise --snapshot').")
     File snapshots;
@@ -211,7 +207,8 @@ final class ExperimentCommands {
       double secs = seconds != null ? seconds : quick ? 1.0 : 5.0;
       String err = null;
       if (!(secs > 0 && secs <= 3600)) err = "--seconds must be in (0, 3600]";
-      for (int c : clients) if (c <= 0 || c > 1000) err = "--clients must be in 1..1000";
+      String badClients = outOfRange("pool-sizing", "--clients", clients, 1, 1000);
+      if (badClients != null) err = badClients.substring(badClients.indexOf(": ") + 2);
       for (String p : pools) {
         if (!p.equals("adaptive")) {
           try {
@@ -228,7 +225,7 @@ final class ExperimentCommands {
         System.err.println("tine experiment pool-sizing: " + err);
         return 2;
       }
-      boolean jsonOnly = "-".equals(json);
+      boolean jsonOnly = jsonTarget.toStdout();
       java.io.PrintStream out = jsonOnly ? System.err : System.out;
       out.printf("seed 004: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
               + " then %.1f s measured; %d cores%n", 100 * cpuShare, cpuDigits, 100 * (1 - cpuShare), sleepMs,
@@ -269,7 +266,7 @@ final class ExperimentCommands {
       }
       List<Map<String, Object>> recs = new ArrayList<>();
       for (PoolSizing.Result r : rs) recs.add(r.toMap());
-      writeJson(json, recs);
+      jsonTarget.write(recs);
       return 0;
     }
   }
@@ -288,23 +285,20 @@ final class ExperimentCommands {
     @Option(names = "--seconds", paramLabel = "S", description = "Seconds per run (default 2).")
     double seconds = 2;
 
-    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
-        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
-    String json;
+    @picocli.CommandLine.Mixin JsonTarget jsonTarget = new JsonTarget();
 
     @Override
     public Integer call() throws Exception {
-      for (int n : threads) {
-        if (n <= 0 || n > 20_000) {
-          System.err.println("tine experiment threading-models: --threads must be in 1..20000, was " + n);
-          return 2;
-        }
+      String bad = outOfRange("threading-models", "--threads", threads, 1, 20_000);
+      if (bad != null) {
+        System.err.println(bad);
+        return 2;
       }
       if (!(seconds > 0 && seconds <= 600)) {
         System.err.println("tine experiment threading-models: --seconds must be in (0, 600]");
         return 2;
       }
-      java.io.PrintStream out = "-".equals(json) ? System.err : System.out;
+      java.io.PrintStream out = jsonTarget.toStdout() ? System.err : System.out;
       var exp = new dev.tine.bench.experiments.ThreadingModels();
       List<dev.tine.bench.experiments.ThreadingModels.Result> rs = new ArrayList<>();
       for (boolean blocking : new boolean[] {false, true}) {
@@ -332,7 +326,7 @@ final class ExperimentCommands {
           v[0] / 1024, v[1] / 1024);
       List<Map<String, Object>> recs = new ArrayList<>();
       for (var r : rs) recs.add(r.toMap());
-      writeJson(json, recs);
+      jsonTarget.write(recs);
       return 0;
     }
   }
@@ -351,19 +345,16 @@ final class ExperimentCommands {
     @Option(names = "--threads", split = ",", paramLabel = "N[,N]", description = "Multiplicities (default 1,2,4,8).")
     List<Integer> threads = List.of(1, 2, 4, 8);
 
-    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
-        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
-    String json;
+    @picocli.CommandLine.Mixin JsonTarget jsonTarget = new JsonTarget();
 
     @Override
     public Integer call() throws Exception {
-      for (int t : threads) {
-        if (t <= 0 || t > 256) {
-          System.err.println("tine experiment fork-join-tuning: --threads must be in 1..256, was " + t);
-          return 2;
-        }
+      String bad = outOfRange("fork-join-tuning", "--threads", threads, 1, 256);
+      if (bad != null) {
+        System.err.println(bad);
+        return 2;
       }
-      java.io.PrintStream out = "-".equals(json) ? System.err : System.out;
+      java.io.PrintStream out = jsonTarget.toStdout() ? System.err : System.out;
       int fibN = quick ? 32 : 40, sortN = quick ? 200_000 : 2_000_000;
       out.printf("seed 000: fib(%d) and quicksort of %,d ints; one run per cell, as in the seed%n", fibN, sortN);
       var exp = new dev.tine.bench.experiments.ForkJoinTuning(fibN, sortN);
@@ -372,9 +363,35 @@ final class ExperimentCommands {
       dev.tine.bench.experiments.ForkJoinTuning.print(runs, ms, out);
       List<Map<String, Object>> recs = new ArrayList<>();
       for (var r : runs) recs.add(r.toMap());
-      writeJson(json, recs);
+      jsonTarget.write(recs);
       return runs.stream().allMatch(dev.tine.bench.experiments.ForkJoinTuning.Run::verified) ? 0 : 1;
     }
+  }
+
+  /** The experiments' {@code --json [FILE]} option. */
+  static final class JsonTarget {
+    @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+        description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
+    String json;
+
+    /** With {@code --json} and no file, JSON goes to stdout and the tables to stderr. */
+    boolean toStdout() {
+      return "-".equals(json);
+    }
+
+    void write(Object value) throws java.io.IOException {
+      writeJson(json, value);
+    }
+  }
+
+  /** Null if every value is in [lo, hi], else the message for exit code 2. */
+  static String outOfRange(String command, String option, List<Integer> values, int lo, int hi) {
+    for (int v : values) {
+      if (v < lo || v > hi) {
+        return "tine experiment " + command + ": " + option + " must be in " + lo + ".." + hi + ", was " + v;
+      }
+    }
+    return null;
   }
 
   static void writeJson(String target, Object value) throws java.io.IOException {
