@@ -71,14 +71,15 @@ public abstract class Task<V> implements Future<V> {
   }
 
   private volatile int status;
-  private Object outcome;
-
   /**
-   * The worker that stole this task, if any: a hint for joiners, who help by stealing back from
-   * it (Lea's helping, "leapfrogging"). Racy by design; a stale value only makes helping less
-   * targeted.
+   * The result or the Throwable once complete. Before that, for a stolen task, the thief (a
+   * {@link Worker}): a hint for joiners, who help by stealing back from it (Lea's helping,
+   * "leapfrogging"). One field for both keeps a task at two words plus its own fields (the JDK's
+   * size), which is measurable in fork-heavy programs; it is safe because only the thread running
+   * the task writes either (the thief, before it runs the task, then its outcome), and the hint is
+   * read only while the task is incomplete. A racy or stale hint only makes helping less targeted.
    */
-  Worker stealer;
+  private Object outcome;
 
   /** Creates a task. */
   protected Task() {}
@@ -337,8 +338,18 @@ public abstract class Task<V> implements Future<V> {
       }
       STATUS.setRelease(this, doneBits);
     } else {
-      complete(value, doneBits);
+      complete(value, doneBits, true);
     }
+  }
+
+  /** The thief that runs this task, while it is incomplete; null if none or not known. */
+  final Worker stealer() {
+    return outcome instanceof Worker w && status >= 0 ? w : null;
+  }
+
+  /** A thief, before it runs the task it stole. */
+  final void setStealer(Worker w) {
+    outcome = w;
   }
 
   /** Owner only: mark a fresh task latent; false if it is not fresh (already forked or done). */
@@ -376,7 +387,15 @@ public abstract class Task<V> implements Future<V> {
    * which outcome counts, and a cancelled status never reads it).
    */
   final boolean complete(Object value, int doneBits) {
-    if (value != null) {
+    return complete(value, doneBits, false);
+  }
+
+  /**
+   * @param ran true when called by the thread that ran the task: it writes the outcome even when
+   *     null, clearing its own stealer hint
+   */
+  private boolean complete(Object value, int doneBits, boolean ran) {
+    if (ran || value != null) {
       outcome = value;
     }
     for (int s; (s = status) >= 0; ) {

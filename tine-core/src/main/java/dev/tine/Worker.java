@@ -63,6 +63,14 @@ final class Worker extends Thread {
   private final boolean recordStats;
   private final boolean latentForks;
 
+  /**
+   * Keep one promoted fork in the deque while there are latent ones (parallelism above 1): a thief
+   * then finds the oldest, biggest piece at once instead of waiting for this worker's next fork or
+   * join, which can be a long leaf away (a quicksort partition). It costs one promotion each time
+   * the deque empties, about one per level of a recursion's spine (see the design note).
+   */
+  private final boolean stockDeque;
+
   /** AWAKE, SLEEPING (registered in the pool's sleeper count) or RETIRED. */
   volatile int sleepState;
 
@@ -79,6 +87,7 @@ final class Worker extends Thread {
     this.counters = counters;
     this.recordStats = recordStats;
     this.latentForks = pool.latentForks;
+    this.stockDeque = pool.parallelism() > 1;
     this.seed = 0x9E3779B9 * (index + 1) | 1;
     setDaemon(pool.daemon);
   }
@@ -157,7 +166,7 @@ final class Worker extends Thread {
     if (latentForks && t.markLatent()) {
       latent.pushTask(t);
       if (recordStats) counters.latentForks++;
-      if (pool.hungry != 0) {
+      if (stockDeque && deque.size() == 0) {
         tryPromote();
       }
     } else {
@@ -171,18 +180,15 @@ final class Worker extends Thread {
   }
 
   /**
-   * Someone is hungry: promote the older half of our latent forks (at least one), unless our deque
-   * already offers work (a hungry thief takes that first; this also bounds promotions by steals).
-   * Half rather than one: a thief that finishes a promoted piece finds the next one in the deque
-   * at once instead of waiting for this worker's next fork or join, which can be a long leaf away
-   * (measured on Micro's flat fan-out: Tine/JDK 1.19 promoting one, see the design note).
+   * Our deque is empty: stock it with the oldest latent fork, or, if someone is hungry, with the
+   * older half of them (a thief that finishes a promoted piece then finds the next one at once;
+   * measured on Micro's flat fan-out: Tine/JDK 1.19 promoting one, see the design note). Only when
+   * the deque is empty: a thief takes what is there first, which bounds promotions by steals.
    */
   void tryPromote() {
-    if (deque.size() == 0) {
-      int n = Math.max(1, latent.size() / 2);
-      for (int i = 0; i < n && promoteOldest(); i++) {
-        // oldest first keeps the deque in age order
-      }
+    int n = pool.hungry != 0 ? Math.max(1, latent.size() / 2) : 1;
+    for (int i = 0; i < n && promoteOldest(); i++) {
+      // oldest first keeps the deque in age order
     }
   }
 
@@ -286,7 +292,7 @@ final class Worker extends Thread {
       counters.steals++;
       if (s.wasPromoted()) counters.promotedStolen++;
     }
-    s.stealer = this;
+    s.setStealer(this);
     if (victim.deque.hasWork()) {
       pool.signalWork(); // propagate: more work is left where we found this
     }
@@ -303,8 +309,8 @@ final class Worker extends Thread {
     // (0) The newest latent fork is the target: never promoted, so a direct call.
     if (latent.peekItem() == task && latent.peekKind() == LatentStack.KIND_TASK) {
       latent.popTask();
-      if (pool.hungry != 0 && latent.size() > 0) {
-        tryPromote(); // joins, like forks, are where a worker offers its oldest fork to the hungry
+      if (stockDeque && latent.size() > 0 && deque.size() == 0) {
+        tryPromote(); // joins, like forks, are where a worker restocks its deque
       }
       if (recordStats) counters.inlineJoins++;
       return task.doExec();
@@ -405,7 +411,7 @@ final class Worker extends Thread {
   int forkFunction(Object fn, long arg, int kind) {
     int slot = latent.pushFunction(fn, arg, kind);
     if (recordStats) counters.latentForks++;
-    if (pool.hungry != 0) {
+    if (stockDeque && deque.size() == 0) {
       tryPromote();
     }
     return slot;
@@ -467,12 +473,13 @@ final class Worker extends Thread {
 
   /** A task whose execution helps {@code target} complete, or null. */
   private Task<?> helpSource(Task<?> target) {
-    Worker v = target.stealer;
-    if (v == null) {
-      // Never stolen, not in our deque: forked by another worker or submitted from outside.
+    Worker v = target.stealer();
+    if (v == null || v.pool != pool) {
+      // Never stolen, not in our deque: forked by another worker or submitted from outside. (A
+      // foreign pool's worker can only be a stale hint: a task's result that is a thread.)
       return scan();
     }
-    for (int hops = 0; v != null && v != this && hops < 8; hops++) {
+    for (int hops = 0; v != null && v != this && v.pool == pool && hops < 8; hops++) {
       Object x = v.deque.trySteal();
       if (x == WorkDeque.LOST_RACE) {
         return null;
@@ -483,7 +490,7 @@ final class Worker extends Thread {
         return t;
       }
       Task<?> j = v.joining; // the thief is itself waiting: help whoever has what it waits for
-      v = j == null ? null : j.stealer;
+      v = j == null ? null : j.stealer();
     }
     return null;
   }

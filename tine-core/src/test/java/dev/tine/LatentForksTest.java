@@ -117,6 +117,67 @@ class LatentForksTest {
   }
 
   @Test
+  void anEmptyDequeIsStockedWithTheOldestForkEvenWhenNobodyIsHungry() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
+      Task<Void> blocker = pool.submit(() -> {
+        busy.countDown();
+        release.await();
+        return null;
+      });
+      assertTrue(busy.await(10, TimeUnit.SECONDS));
+      try {
+        String r = pool.invoke(Task.of(() -> {
+          Task<Long> first = new Programs.Fib(10).fork(), second = new Programs.Fib(11).fork();
+          // The other worker is busy, so nobody is hungry: only the empty deque is stocked.
+          assertTrue(first.wasPromoted() || first.isDone(), "the oldest fork goes to the empty deque");
+          assertFalse(second.wasPromoted(), "the deque already offers work: the newer fork stays latent");
+          assertEquals(Programs.seqFib(11), second.join());
+          assertEquals(Programs.seqFib(10), first.join());
+          return "ok";
+        }));
+        assertEquals("ok", r);
+      } finally {
+        release.countDown();
+      }
+      blocker.join();
+    }
+  }
+
+  @Test
+  void aStolenTaskReturnsItsOwnResultNeverItsThief() {
+    // A thief records itself in the task until the task completes (a hint for joiners); the
+    // outcome must replace it, null included.
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      for (int round = 0; round < 50; round++) {
+        Thread[] ranOn = new Thread[2];
+        Object[] results = pool.invoke(Task.of(() -> {
+          Thread me = Thread.currentThread();
+          Task<Void> v = Task.<Void>of(() -> {
+            ranOn[0] = Thread.currentThread();
+            return null;
+          }).fork();
+          Task<Thread> t = Task.of(() -> {
+            ranOn[1] = Thread.currentThread();
+            return Thread.currentThread();
+          }).fork();
+          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+          while (!v.isDone() && System.nanoTime() < deadline) {
+            Thread.onSpinWait(); // v is in our deque: the other worker steals it
+          }
+          return new Object[] {v.join(), t.join(), me};
+        }));
+        assertEquals(null, results[0], "a stolen Task<Void> joins to null");
+        assertSame(ranOn[1], results[1]);
+        if (ranOn[0] != null && ranOn[0] != results[2]) {
+          return; // a stolen task, checked
+        }
+      }
+      throw new AssertionError("no fork was stolen in 50 rounds");
+    }
+  }
+
+  @Test
   void exceptionThroughUnpromotedFork() {
     Boom boom = new Boom("unpromoted");
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
