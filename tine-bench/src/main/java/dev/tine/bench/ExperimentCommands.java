@@ -273,10 +273,10 @@ final class ExperimentCommands {
 
   @Command(name = "threading-models", mixinStandardHelpOptions = true,
       description = {
-        "Seed 001 on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000",
-        "threads each repeating equal units of CPU work, then of blocking work (1 ms sleeps):",
-        "throughput and the fairness spread (most vs least work done, read mid-run); and what",
-        "parked threads cost in memory (the default stack size)."
+        "Seed 001 on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000 "
+            + "threads each repeating equal units of CPU work, then of blocking work (1 ms sleeps): "
+            + "throughput and the fairness spread (most vs least work done, read mid-run); and what "
+            + "parked threads cost in memory (the default stack size)."
       })
   static final class ThreadingModelsCommand implements Callable<Integer> {
     @Option(names = "--threads", split = ",", paramLabel = "N[,N]", description = "Thread counts (default 400,2000).")
@@ -301,6 +301,8 @@ final class ExperimentCommands {
       java.io.PrintStream out = jsonTarget.toStdout() ? System.err : System.out;
       var exp = new dev.tine.bench.experiments.ThreadingModels();
       List<dev.tine.bench.experiments.ThreadingModels.Result> rs = new ArrayList<>();
+      out.println("  warming up the JIT (2 threads of each kind) ...");
+      exp.warmUp();
       for (boolean blocking : new boolean[] {false, true}) {
         for (int n : threads) {
           for (boolean virtual : new boolean[] {false, true}) {
@@ -317,8 +319,14 @@ final class ExperimentCommands {
       out.println("Virtual threads are not time-sliced: with CPU work a few run to the end of the window while the");
       out.println("others wait (spread near 100%) — the starvation seed 001 saw under M:N, in its extreme form.");
       out.println("With blocking work they yield their carrier at every sleep and share it evenly.");
+      out.println("Platform threads are time-sliced: the kernel runs each for a slice of a few ms in turn, so a round");
+      out.println("takes about threads x slice / cores (2000 threads: ~3 s on a 2-core box). Over a middle window shorter");
+      out.println("than a round some threads get no slice (spread 100%, yet every thread works over the run): widen it");
+      out.println("with --seconds (the middle window is half the run).");
       int n = threads.get(threads.size() - 1);
-      long[] p = exp.parkedCostKb(false, n), v = exp.parkedCostKb(true, n);
+      // Virtual first: platform threads unmap their stacks a little after join returns, which made a
+      // measurement right after them read negative.
+      long[] v = exp.parkedCostKb(true, n), p = exp.parkedCostKb(false, n);
       out.printf("memory for %d parked threads (process VmSize / VmRSS deltas, so approximate): platform +%d MB of"
               + " address space (%.1f MB reserved per thread: its stack, guard pages and native bookkeeping; only touched"
               + " pages become resident) and %+d MB resident; virtual %+d MB address space, %+d MB resident (their stacks"

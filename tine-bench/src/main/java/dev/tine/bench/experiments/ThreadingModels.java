@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -40,7 +39,10 @@ public final class ThreadingModels {
 
   private static volatile long sink;
   private volatile boolean started;
-  private volatile long stopAt;
+  private volatile long stopAt, quarterAt, threeQuartersAt;
+
+  /** Slots per thread in the counts array; 8 longs apart so neighbours do not share a line. */
+  private static final int STRIDE = 8;
 
   static void cpuUnit() {
     long x = 0;
@@ -48,15 +50,36 @@ public final class ThreadingModels {
     sink = x;
   }
 
+  /**
+   * Compiles the work loop before any measured run. Without this the first run measured the
+   * interpreter: with hundreds of runnable threads on two cores the JIT's compiler threads get a
+   * 1/N share of the CPU, so the loop stayed interpreted for most of the window (platform, 400
+   * threads, first run: 46K units/s; the same run after a warm-up: ~850K).
+   */
+  public void warmUp() throws InterruptedException {
+    for (int i = 0; i < 20_000; i++) cpuUnit();
+    for (boolean virtual : new boolean[] {false, true}) {
+      for (boolean blocking : new boolean[] {false, true}) {
+        run(virtual, blocking, 2, 0.2);
+      }
+    }
+  }
+
   public Result run(boolean virtual, boolean blocking, int n, double seconds) throws InterruptedException {
     started = false;
-    AtomicLongArray units = new AtomicLongArray(n);
+    // Each thread counts its own units and notes its count when it first sees the clock pass a
+    // quarter and three quarters of the window, so the reading does not depend on when the main
+    // thread gets a CPU: with 2000 runnable threads on two cores it woke from its sleep seconds
+    // late, after the window had closed, and the run read as ~1,000 units/s.
+    long[] units = new long[n * STRIDE];
     CountDownLatch ready = new CountDownLatch(n);
     stopAt = Long.MAX_VALUE;
+    quarterAt = Long.MAX_VALUE;
+    threeQuartersAt = Long.MAX_VALUE;
     List<Thread> ts = new ArrayList<>(n);
     Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     for (int i = 0; i < n; i++) {
-      int k = i;
+      int k = i * STRIDE;
       ts.add(b.start(() -> {
         ready.countDown();
         // Park until started; main unparks every thread itself. (A latch wakes its waiters one
@@ -65,14 +88,21 @@ public final class ThreadingModels {
         while (!started) {
           LockSupport.park(this);
         }
-        while (System.nanoTime() < stopAt) {
+        long done = 0, atQuarter = -1, atThreeQuarters = -1;
+        for (long now; (now = System.nanoTime()) < stopAt; done++) {
+          if (atQuarter < 0 && now >= quarterAt) atQuarter = done;
+          if (atThreeQuarters < 0 && now >= threeQuartersAt) atThreeQuarters = done;
           if (blocking) {
             LockSupport.parkNanos(1_000_000);
           } else {
             cpuUnit();
           }
-          units.lazySet(k, units.get(k) + 1);
         }
+        // A thread that never ran inside a boundary counts as having done nothing there.
+        if (atQuarter < 0) atQuarter = done;
+        if (atThreeQuarters < 0) atThreeQuarters = done;
+        units[k] = atQuarter;
+        units[k + 1] = atThreeQuarters;
       }));
     }
     ready.await();
@@ -82,24 +112,21 @@ public final class ThreadingModels {
     }
     // The window opens once every thread has been released (unparking thousands takes a while).
     long start = System.nanoTime();
-    stopAt = start + (long) (seconds * 1e9);
-    // Fairness in steady state: units done between 1/4 and 3/4 of the window.
-    Thread.sleep((long) (seconds * 250));
-    long[] q1 = new long[n];
-    for (int i = 0; i < n; i++) q1[i] = units.get(i);
-    long t1 = System.nanoTime();
-    Thread.sleep((long) (seconds * 500));
+    long window = (long) (seconds * 1e9);
+    quarterAt = start + window / 4;
+    threeQuartersAt = start + window * 3 / 4;
+    stopAt = start + window; // written last: a thread that sees it sees the boundaries
+    for (Thread t : ts) t.join(); // join's happens-before publishes the threads' counts
+    double secs = (System.nanoTime() - start) / 1e9;
+    // Fairness and throughput in steady state: units done between 1/4 and 3/4 of the window.
     long min = Long.MAX_VALUE, max = 0, mid = 0;
     for (int i = 0; i < n; i++) {
-      long u = units.get(i) - q1[i];
+      long u = units[i * STRIDE + 1] - units[i * STRIDE];
       mid += u;
       min = Math.min(min, u);
       max = Math.max(max, u);
     }
-    double midSecs = (System.nanoTime() - t1) / 1e9;
-    for (Thread t : ts) t.join();
-    double secs = (System.nanoTime() - start) / 1e9;
-    // Throughput over the same middle half: the release phase and the tail are left out.
+    double midSecs = (threeQuartersAt - quarterAt) / 1e9;
     return new Result(virtual ? "virtual (M:N)" : "platform (1:1)", blocking ? "blocking" : "cpu", n, secs,
         mid / midSecs, max == 0 ? 0 : (double) (max - min) / max, min, max);
   }
