@@ -17,6 +17,17 @@ package dev.tine.latent;
  * So every {@link #ROTATE_EVERY} pushes the live part moves to a fresh (young) array; the copy is
  * a few dozen slots, amortized over 65k pushes.
  *
+ * <p><b>Why the indices fall back and the arrays shrink.</b> A promoted task leaves a dead slot
+ * below {@code bottom}, and {@code top} cannot pop below {@code bottom}, so with each promotion
+ * made at the stack's low point the live range crept up by one slot, for good. Over a long-lived
+ * pool (thousands of promotions per run of Lea's LU) the arrays doubled until they were
+ * humongous: G1 allocates those in the old generation, so every push took the slow write barrier
+ * again, and every rotation was a humongous allocation. Measured in one bench JVM, after LU at
+ * paper size: quicksort p=2 Tine/JDK 1.82, fork-every fib(40) p=2 slower than p=1. So when the
+ * latent range empties, {@code bottom} and {@code top} fall back over dead slots (a primitive
+ * join's placeholder is not dead: its joiner still reads it), and a rotation halves arrays that
+ * are mostly unused.
+ *
  * <p>Public only so the runtime's packages can share it; the module does not export it.
  */
 public final class LatentStack {
@@ -26,9 +37,11 @@ public final class LatentStack {
 
   static final int ROTATE_EVERY = 1 << 16;
 
-  private Object[] items = new Object[64];
-  private long[] args = new long[64];
-  private byte[] kinds = new byte[64];
+  static final int INITIAL_CAPACITY = 64;
+
+  private Object[] items = new Object[INITIAL_CAPACITY];
+  private long[] args = new long[INITIAL_CAPACITY];
+  private byte[] kinds = new byte[INITIAL_CAPACITY];
   private int bottom;
   private int top;
   private int pushes;
@@ -55,9 +68,31 @@ public final class LatentStack {
   private int prepare() {
     int t = top;
     if (++pushes >= ROTATE_EVERY || t == items.length) {
-      rotate(t == items.length ? items.length * 2 : items.length);
+      int capacity = items.length;
+      if (t == capacity) {
+        capacity *= 2;
+      } else {
+        while (capacity > INITIAL_CAPACITY && t * 4 < capacity) {
+          capacity >>>= 1;
+        }
+      }
+      rotate(capacity);
     }
     return t;
+  }
+
+  /**
+   * The latent range is empty: let {@code bottom} and {@code top} fall back over the dead slots
+   * that promoted tasks left below it (null items), stopping at a live primitive-join
+   * placeholder. Entries keep their slots: only unused indices are reclaimed.
+   */
+  private void settle() {
+    int b = bottom;
+    while (b > 0 && items[b - 1] == null) {
+      b--;
+    }
+    bottom = b;
+    top = b;
   }
 
   /** Moves the live slots to fresh arrays (young, see above), growing if asked. */
@@ -115,7 +150,11 @@ public final class LatentStack {
 
   /** Drops the newest entry, which is latent (the caller checked). */
   public void dropTop() {
-    items[--top] = null;
+    int t = --top;
+    items[t] = null;
+    if (t == bottom && t != 0) {
+      settle();
+    }
   }
 
   /**
@@ -127,8 +166,11 @@ public final class LatentStack {
       items[k] = null;
     }
     top = i;
-    if (bottom > i) {
+    if (bottom >= i) {
       bottom = i;
+      if (i != 0) {
+        settle();
+      }
     }
   }
 
@@ -141,6 +183,9 @@ public final class LatentStack {
     Object x = items[t];
     items[t] = null;
     top = t;
+    if (t == bottom && t != 0) {
+      settle(); // rare: only after a promotion left dead slots below
+    }
     return x;
   }
 
@@ -166,6 +211,11 @@ public final class LatentStack {
   /** A promoted primitive-join entry: keep its job task for the joiner. */
   public void setPromoted(int i, Object job) {
     items[i] = job;
+  }
+
+  /** Array capacity (for tests). */
+  public int capacity() {
+    return items.length;
   }
 
   /** True if {@code x} is one of the latent entries (linear; for rare operations only). */

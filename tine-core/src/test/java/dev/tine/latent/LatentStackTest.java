@@ -1,0 +1,69 @@
+package dev.tine.latent;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The owner-side bookkeeping of latent forks: slots, promotion holes, growth and shrinking. */
+class LatentStackTest {
+
+  /**
+   * A worker that promotes its oldest fork at the stack's low point and then joins everything
+   * (the fork-every pattern at parallelism 2). The live range must not creep up by one slot per
+   * promotion, or a long-lived pool's arrays grow until G1 allocates them as humongous (old).
+   */
+  @Test
+  void promotionsDoNotMakeTheStackCreepOrGrow() {
+    LatentStack s = new LatentStack();
+    for (int round = 0; round < 1_000_000; round++) {
+      Object a = new Object(), b = new Object(), c = new Object();
+      s.pushTask(a);
+      int oldest = s.takeOldest(); // promote a: its slot becomes a dead hole
+      s.clear(oldest);
+      s.pushTask(b);
+      s.pushTask(c);
+      assertSame(c, s.popTask());
+      assertSame(b, s.popTask());
+      assertNull(s.popTask(), "a was promoted: not ours to pop");
+    }
+    assertEquals(0, s.top(), "indices fall back over the promoted hole");
+    assertEquals(LatentStack.INITIAL_CAPACITY, s.capacity());
+  }
+
+  @Test
+  void aDeepStackGrowsAndShrinksBackAtRotation() {
+    LatentStack s = new LatentStack();
+    Object x = new Object();
+    for (int i = 0; i < 100_000; i++) s.pushTask(x);
+    assertTrue(s.capacity() >= 100_000);
+    for (int i = 0; i < 100_000; i++) assertSame(x, s.popTask());
+    for (int i = 0; i < 2 * LatentStack.ROTATE_EVERY; i++) {
+      s.pushTask(x);
+      s.popTask();
+    }
+    assertEquals(LatentStack.INITIAL_CAPACITY, s.capacity(), "mostly unused arrays are halved at each rotation");
+  }
+
+  /** A promoted primitive join's placeholder stays at its slot until its joiner takes it. */
+  @Test
+  void aPromotedPlaceholderKeepsItsSlot() {
+    LatentStack s = new LatentStack();
+    Object fn = new Object(), job = new Object(), t = new Object();
+    int slot = s.pushFunction(fn, 7L, LatentStack.KIND_FIRST_FUNCTION);
+    assertEquals(slot, s.takeOldest());
+    s.setPromoted(slot, job);
+    s.pushTask(t);
+    int hole = s.takeOldest(); // t promoted as well, above the placeholder
+    s.clear(hole);
+    assertEquals(0, s.size());
+    s.pushTask(t);
+    assertSame(t, s.popTask()); // the range empties: fall back over t's hole, not the placeholder
+    assertEquals(slot + 1, s.top());
+    assertSame(job, s.item(slot));
+    s.truncate(slot);
+    assertEquals(0, s.top());
+  }
+}
