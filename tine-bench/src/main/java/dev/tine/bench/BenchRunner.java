@@ -157,6 +157,30 @@ public final class BenchRunner {
     }
   }
 
+  /** One line per (Tine runtime, threads) seen with the JDK: Tine/JDK over all programs. */
+  private void printGeometricMeans(PrintStream out) {
+    Map<String, double[]> sums = new java.util.TreeMap<>(); // label -> {sum of logs, count}
+    for (Cell c : cells) {
+      if (!c.runtime.isTine()) continue;
+      for (Cell j : cells) {
+        if (j.program == c.program && j.runtime == Runtime.JDK && j.threads == c.threads) {
+          double r = c.pairedRatio(j);
+          if (r > 0 && Double.isFinite(r)) {
+            double[] acc = sums.computeIfAbsent(c.label(), k -> new double[2]);
+            acc[0] += Math.log(r);
+            acc[1]++;
+          }
+        }
+      }
+    }
+    for (Map.Entry<String, double[]> e : sums.entrySet()) {
+      double[] acc = e.getValue();
+      out.printf(Locale.ROOT, "%s vs jdk, geometric mean over %d program(s): %.2f%n", e.getKey(), (int) acc[1],
+          Math.exp(acc[0] / acc[1]));
+    }
+    if (!sums.isEmpty()) out.println();
+  }
+
   private static String abbreviate(Object r) {
     String s = String.valueOf(r);
     return s.length() > 60 ? s.substring(0, 60) + "..." : s;
@@ -214,6 +238,7 @@ public final class BenchRunner {
       }
       out.println();
     }
+    printGeometricMeans(out);
     out.println("x seq: time / sequential time in the same round, median over rounds (lower is better);");
     out.println("speedup: 1 / x seq; %ceiling: speedup / the two-thread ceiling measured above;");
     out.println("vs jdk: Tine time / JDK time at the same threads in the same round, median over rounds;");
