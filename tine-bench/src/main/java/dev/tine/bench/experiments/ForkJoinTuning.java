@@ -392,7 +392,9 @@ public final class ForkJoinTuning {
           out.println();
         }
         out.println("(JDK fork and join counts: program 2's are fib(n+1)-1 by construction, program 3's are counted;"
-            + " the JDK exposes only steals. Tine's latent forks: a join of a never-promoted fork is a direct call.)");
+            + " the JDK exposes only steals. Tine's latent forks: a join of a never-promoted fork is a direct call;"
+            + " Tine counts joins that had to wait or run the task, so a join of a stolen fork that had already"
+            + " finished is not counted and joins can be a few fewer than forks. Every result is verified.)");
       } else {
         int mid = ms.length > 2 ? ms[2] : ms[ms.length - 1];
         out.printf("%nTable 3-2: child tasks at multiplicity %d%n", mid);
