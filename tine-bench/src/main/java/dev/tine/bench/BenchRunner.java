@@ -157,20 +157,24 @@ public final class BenchRunner {
     }
   }
 
+  /** The JDK cell of the same program at the same thread count, or null. */
+  private Cell jdkTwin(Cell c) {
+    for (Cell x : cells) {
+      if (x.program == c.program && x.runtime == Runtime.JDK && x.threads == c.threads) return x;
+    }
+    return null;
+  }
+
   /** One line per (Tine runtime, threads) seen with the JDK: Tine/JDK over all programs. */
   private void printGeometricMeans(PrintStream out) {
     Map<String, double[]> sums = new java.util.TreeMap<>(); // label -> {sum of logs, count}
     for (Cell c : cells) {
-      if (!c.runtime.isTine()) continue;
-      for (Cell j : cells) {
-        if (j.program == c.program && j.runtime == Runtime.JDK && j.threads == c.threads) {
-          double r = c.pairedRatio(j);
-          if (r > 0 && Double.isFinite(r)) {
-            double[] acc = sums.computeIfAbsent(c.label(), k -> new double[2]);
-            acc[0] += Math.log(r);
-            acc[1]++;
-          }
-        }
+      Cell j = c.runtime.isTine() ? jdkTwin(c) : null;
+      double r = j == null ? Double.NaN : c.pairedRatio(j);
+      if (r > 0 && Double.isFinite(r)) {
+        double[] acc = sums.computeIfAbsent(c.label(), k -> new double[2]);
+        acc[0] += Math.log(r);
+        acc[1]++;
       }
     }
     for (Map.Entry<String, double[]> e : sums.entrySet()) {
@@ -209,12 +213,8 @@ public final class BenchRunner {
         String speed = c.runtime == Runtime.SEQ ? "" : fmt(1 / xSeq);
         String pctCeil = c.threads == 2 && c.runtime != Runtime.SEQ && seqCell != null
             ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq) / ceil) : "";
-        String vsJdk = "";
-        if (c.runtime.isTine()) {
-          for (Cell j : cs) {
-            if (j.runtime == Runtime.JDK && j.threads == c.threads) vsJdk = fmt(c.pairedRatio(j));
-          }
-        }
+        Cell jdkCell = c.runtime.isTine() ? jdkTwin(c) : null;
+        String vsJdk = jdkCell == null ? "" : fmt(c.pairedRatio(jdkCell));
         int runs = Math.max(1, c.runs());
         String forks = c.runtime == Runtime.TINE || c.runtime == Runtime.TINE_EAGER ? Long.toString(c.forks / runs) : "";
         String steals = c.runtime == Runtime.TINE || c.runtime == Runtime.TINE_EAGER ? Long.toString(c.steals / runs)
@@ -253,10 +253,9 @@ public final class BenchRunner {
     List<Map<String, Object>> out = new ArrayList<>();
     double ceil = ceilingMedian();
     for (Cell c : cells) {
-      Cell seqCell = null, jdkCell = null;
+      Cell seqCell = null, jdkCell = jdkTwin(c);
       for (Cell x : cells) {
         if (x.program == c.program && x.runtime == Runtime.SEQ) seqCell = x;
-        if (x.program == c.program && x.runtime == Runtime.JDK && x.threads == c.threads) jdkCell = x;
       }
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("program", c.program.name());

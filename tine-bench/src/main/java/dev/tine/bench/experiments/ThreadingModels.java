@@ -41,9 +41,6 @@ public final class ThreadingModels {
   private volatile boolean started;
   private volatile long stopAt, quarterAt, threeQuartersAt;
 
-  /** Slots per thread in the counts array; 8 longs apart so neighbours do not share a line. */
-  private static final int STRIDE = 8;
-
   static void cpuUnit() {
     long x = 0;
     for (int i = 0; i < 2000; i++) x += (x ^ i) * 31;
@@ -71,7 +68,7 @@ public final class ThreadingModels {
     // quarter and three quarters of the window, so the reading does not depend on when the main
     // thread gets a CPU: with 2000 runnable threads on two cores it woke from its sleep seconds
     // late, after the window had closed, and the run read as ~1,000 units/s.
-    long[] units = new long[n * STRIDE];
+    long[] atQ1 = new long[n], atQ3 = new long[n]; // each written once, by its thread, at its end
     CountDownLatch ready = new CountDownLatch(n);
     stopAt = Long.MAX_VALUE;
     quarterAt = Long.MAX_VALUE;
@@ -79,7 +76,7 @@ public final class ThreadingModels {
     List<Thread> ts = new ArrayList<>(n);
     Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     for (int i = 0; i < n; i++) {
-      int k = i * STRIDE;
+      int k = i;
       ts.add(b.start(() -> {
         ready.countDown();
         // Park until started; main unparks every thread itself. (A latch wakes its waiters one
@@ -101,8 +98,8 @@ public final class ThreadingModels {
         // A thread that never ran inside a boundary counts as having done nothing there.
         if (atQuarter < 0) atQuarter = done;
         if (atThreeQuarters < 0) atThreeQuarters = done;
-        units[k] = atQuarter;
-        units[k + 1] = atThreeQuarters;
+        atQ1[k] = atQuarter;
+        atQ3[k] = atThreeQuarters;
       }));
     }
     ready.await();
@@ -121,7 +118,7 @@ public final class ThreadingModels {
     // Fairness and throughput in steady state: units done between 1/4 and 3/4 of the window.
     long min = Long.MAX_VALUE, max = 0, mid = 0;
     for (int i = 0; i < n; i++) {
-      long u = units[i * STRIDE + 1] - units[i * STRIDE];
+      long u = atQ3[i] - atQ1[i];
       mid += u;
       min = Math.min(min, u);
       max = Math.max(max, u);
