@@ -104,7 +104,7 @@ public abstract class Task<V> implements Future<V> {
   /**
    * Schedules this task to run asynchronously. From a pool worker the fork is <em>latent</em> by
    * default: recorded privately, run by a direct call when joined, and made stealable (promoted)
-   * only when some worker is hungry; a pool built with {@code eagerForks(true)} pushes it on the
+   * only when its worker's deque is empty (parallelism above 1) or some worker is hungry; a pool built with {@code eagerForks(true)} pushes it on the
    * worker's deque at once. From any other thread it goes to the {@linkplain
    * WorkStealingPool#commonPool() common pool}.
    *

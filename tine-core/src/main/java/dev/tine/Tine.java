@@ -12,8 +12,9 @@ import java.util.function.Supplier;
 /**
  * Fork/join without Task subclasses: binary joins and loops over index ranges whose parallelism
  * is latent. The second half of a join is recorded privately and run by a direct call when the
- * first half returns, unless a hungry worker needed it meanwhile; then it was promoted to the
- * deque and may run elsewhere. So code can fork at every level of its recursion and pay about
+ * first half returns, unless it was promoted to the deque meanwhile (a worker offers its oldest
+ * latent fork whenever its deque is empty, at parallelism above 1, and the older half of them
+ * while another worker is hungry); then it may run elsewhere. So code can fork at every level of its recursion and pay about
  * the cost of a call where there is no one to share work with.
  *
  * <pre>{@code
@@ -40,8 +41,8 @@ public final class Tine {
   private Tine() {}
 
   /**
-   * Computes {@code combine(f(a), g(b))}, running {@code g(b)} in parallel only if some worker is
-   * hungry while {@code f(a)} runs.
+   * Computes {@code combine(f(a), g(b))}, running {@code g(b)} in parallel only if it is promoted
+   * while {@code f(a)} runs (see the class comment).
    */
   public static long joinLong(
       IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
@@ -84,7 +85,7 @@ public final class Tine {
     return combine.applyAsLong(ra, job.joinLong());
   }
 
-  /** Computes {@code combine(a(), b())}, running {@code b} in parallel only if someone is hungry. */
+  /** Computes {@code combine(a(), b())}, running {@code b} in parallel only if it is promoted meanwhile. */
   public static long joinLong(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return outside(() -> joinLong(a, b, combine));
@@ -118,7 +119,7 @@ public final class Tine {
     return combine.applyAsLong(ra, rb);
   }
 
-  /** Computes {@code combine(a.get(), b.get())}, running {@code b} in parallel only if someone is hungry. */
+  /** Computes {@code combine(a.get(), b.get())}, running {@code b} in parallel only if it is promoted meanwhile. */
   @SuppressWarnings("unchecked")
   public static <A, B, R> R join(
       Supplier<? extends A> a, Supplier<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
@@ -154,7 +155,7 @@ public final class Tine {
     return combine.apply(ra, rb);
   }
 
-  /** Runs {@code a} and {@code b}, {@code b} in parallel only if someone is hungry. */
+  /** Runs {@code a} and {@code b}, {@code b} in parallel only if it is promoted meanwhile. */
   public static void join(Runnable a, Runnable b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
       WorkStealingPool.commonPool().invoke(Task.of(() -> {

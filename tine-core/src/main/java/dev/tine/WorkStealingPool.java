@@ -756,7 +756,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     /**
      * Eager forking: {@link Task#fork()} pushes every fork on the worker's deque at once, as the
      * JDK's ForkJoinPool does. Default false: forks are latent (recorded privately, run by a
-     * direct call when joined, promoted to the deque only when some worker is hungry).
+     * direct call when joined, promoted to the deque only when the worker's deque is empty or
+     * some worker is hungry).
      */
     public Builder eagerForks(boolean eager) {
       this.eagerForks = eager;
