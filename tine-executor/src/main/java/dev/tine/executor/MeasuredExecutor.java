@@ -8,7 +8,6 @@ import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Future;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
@@ -18,6 +17,7 @@ import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
+import java.util.function.Supplier;
 import javax.management.ObjectName;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
@@ -56,7 +56,15 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   private final String name;
   private final ThreadPoolExecutor pool;
   private final int processors = Runtime.getRuntime().availableProcessors();
-  private final CopyOnWriteArrayList<PoolThread> threads = new CopyOnWriteArrayList<>();
+  private final Supplier<ThreadRecorder> newRecorder;
+  /**
+   * The running pool threads, an intrusive list (through {@code PoolThread.prev/next}) guarded by
+   * this executor's monitor. A thread links itself when it starts and unlinks itself as it ends, so
+   * the list never holds a dead thread's recorder, and linking allocates nothing (cannot fail).
+   */
+  private PoolThread threads;
+  /** Failures counted by threads that have ended; guarded by this executor's monitor. */
+  private long retiredFailures;
   private final int sampling;
   private final LongAdder rejected = new LongAdder();
   /** One arrival in QUEUE_SAMPLE records the queue length it found (percentiles need no more). */
@@ -114,13 +122,13 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     BlockingQueue<Runnable> queue =
         b.queueCapacity > 0 ? new ArrayBlockingQueue<>(b.queueCapacity) : new LinkedBlockingQueue<>();
     AtomicInteger threadSeq = new AtomicInteger();
+    this.newRecorder = b.newRecorder;
     int initial = b.selfSizing ? Math.max(1, Math.min(b.poolSize, b.maxPoolSize)) : b.poolSize;
     this.pool =
         new ThreadPoolExecutor(initial, initial, b.keepAlive.toNanos(), TimeUnit.NANOSECONDS, queue,
             r -> {
-              PoolThread t = new PoolThread(r, name + "-" + threadSeq.incrementAndGet());
+              PoolThread t = new PoolThread(r, name + "-" + threadSeq.incrementAndGet(), this, newRecorder());
               t.setDaemon(b.daemon);
-              threads.add(t);
               return t;
             }) {
           @Override
@@ -166,15 +174,83 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     return new Builder();
   }
 
-  /** A pool thread: owns its recorder, so recording needs no lookup and no shared state. */
+  /**
+   * A pool thread: owns its recorder, so recording needs no lookup and no shared state. While it
+   * runs it is linked into its executor's list; when it ends (a task threw from {@code execute},
+   * the pool shrank or shut down) it folds its figures into the executor and lets go of its
+   * recorder, so threads that ThreadPoolExecutor replaces leave nothing behind.
+   */
   static final class PoolThread extends Thread {
-    final ThreadRecorder recorder = new ThreadRecorder();
+    private final MeasuredExecutor owner;
+    /**
+     * Null when it could not be allocated (the owner's {@code newRecorder()}) and after the thread
+     * ended. Written at construction and by the owner's {@code retire} (this thread, under the
+     * owner's monitor); read by this thread and by harvests under the owner's monitor.
+     */
+    ThreadRecorder recorder;
     /** Tasks that threw; written by this thread only, read (racily, it only grows) by harvests. */
     volatile long failures;
+    /** Links of the owner's thread list; guarded by the owner's monitor. */
+    PoolThread prev, next;
 
-    PoolThread(Runnable r, String name) {
+    PoolThread(Runnable r, String name, MeasuredExecutor owner, ThreadRecorder recorder) {
       super(r, name);
+      this.owner = owner;
+      this.recorder = recorder;
     }
+
+    @Override
+    public void run() {
+      // Linked here rather than in the thread factory: a thread that is created but never started
+      // (the pool shut down meanwhile, or start() failed) must not stay in the list.
+      owner.register(this);
+      try {
+        super.run();
+      } finally {
+        owner.retire(this);
+      }
+    }
+  }
+
+  /**
+   * A recorder for a new pool thread, or null if the heap cannot spare one (six histograms, about
+   * 1 MB): the thread then runs its tasks untimed (still counted) rather than not being created,
+   * which would leave ThreadPoolExecutor short of a thread and queued tasks with no one to run them.
+   */
+  private ThreadRecorder newRecorder() {
+    try {
+      return newRecorder.get();
+    } catch (OutOfMemoryError e) {
+      return null;
+    }
+  }
+
+  private synchronized void register(PoolThread t) {
+    t.next = threads;
+    if (threads != null) threads.prev = t;
+    threads = t;
+  }
+
+  /** On the ending thread, after its last task: nothing records into its recorder any more. */
+  private synchronized void retire(PoolThread t) {
+    if (t.prev != null) t.prev.next = t.next;
+    else threads = t.next;
+    if (t.next != null) t.next.prev = t.prev;
+    t.prev = t.next = null;
+    // Into the current bucket, so the figures reach the totals and the window at the next tick;
+    // failures move to retiredFailures, so the harvested sum never goes backwards.
+    if (t.recorder != null) t.recorder.harvestInto(current.interval);
+    retiredFailures += t.failures;
+    t.recorder = null;
+  }
+
+  /** Recorders held for running threads (at most the pool size once replaced threads have ended). */
+  synchronized int recorderCount() {
+    int n = 0;
+    for (PoolThread t = threads; t != null; t = t.next) {
+      if (t.recorder != null) n++;
+    }
+    return n;
   }
 
   /** The task wrapper: carries the arrival time; times and records the run. */
@@ -194,8 +270,8 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
         task.run();
       } finally {
         long end = System.nanoTime();
-        if (Thread.currentThread() instanceof PoolThread t) {
-          t.recorder.record(start - arrival, end - start);
+        if (Thread.currentThread() instanceof PoolThread t && t.recorder instanceof ThreadRecorder rec) {
+          rec.record(start - arrival, end - start);
         }
       }
     }
@@ -290,9 +366,9 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
   /** Harvests every recorder into the current bucket; caller holds the lock. */
   private void harvest(long now) {
-    long failedNow = 0;
-    for (PoolThread t : threads) {
-      t.recorder.harvestInto(current.interval);
+    long failedNow = retiredFailures;
+    for (PoolThread t = threads; t != null; t = t.next) {
+      if (t.recorder != null) t.recorder.harvestInto(current.interval);
       failedNow += t.failures;
     }
     long completedNow = pool.getCompletedTaskCount(); // exact, timed or not
@@ -328,6 +404,14 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       ringIndex = (ringIndex + 1) % ring.length;
       current.reset(now);
       lastTick = now;
+      // Restore threads that could not be replaced (their creation failed): ThreadPoolExecutor
+      // retries only on the next execute(), and queued tasks would wait for it. A pool still
+      // filling up (lazily, one thread per execute) is left alone.
+      int core = pool.getCorePoolSize();
+      if (!pool.isShutdown() && pool.getPoolSize() < core
+          && (pool.getLargestPoolSize() >= core || !pool.getQueue().isEmpty())) {
+        pool.prestartAllCoreThreads();
+      }
       if (sizing != null && !pool.isShutdown()) {
         Bucket recent = new Bucket();
         recent.reset(now);
@@ -339,8 +423,9 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       }
       sizeHistory.add(pool.getCorePoolSize());
       if (sizeHistory.size() > 3600) sizeHistory.remove(0);
-    } catch (RuntimeException e) {
-      // a failed tick must not kill the ticker; the next one tries again
+    } catch (RuntimeException | OutOfMemoryError e) {
+      // a failed tick must not kill the ticker (a periodic task that throws is never run again);
+      // the next one tries again
     }
   }
 
@@ -513,8 +598,15 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     private double targetCpuUtilization = 0.9;
     private boolean registerMXBean = true;
     private int sampling = 1;
+    private Supplier<ThreadRecorder> newRecorder = ThreadRecorder::new;
 
     private Builder() {}
+
+    /** For tests: how pool threads' recorders are made (to simulate running out of heap). */
+    Builder recorders(Supplier<ThreadRecorder> newRecorder) {
+      this.newRecorder = Objects.requireNonNull(newRecorder);
+      return this;
+    }
 
     /**
      * Time one task in {@code n} (chosen at random; default 1: every task). Counts, rates and

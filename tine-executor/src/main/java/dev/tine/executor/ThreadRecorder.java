@@ -12,8 +12,18 @@ import org.HdrHistogram.WriterReaderPhaser;
  */
 final class ThreadRecorder {
   /** Histograms track 1 µs .. 1 hour at 3 significant digits, in microseconds. */
+  static final long MAX_MICROS = 3_600_000_000L;
+
   static Histogram newHistogram() {
-    return new Histogram(3_600_000_000L, 3);
+    return new Histogram(MAX_MICROS, 3);
+  }
+
+  /**
+   * Longer times count as one hour: recordValue would throw on them, and from the task wrapper
+   * that would turn a task that succeeded into a failure and end its thread.
+   */
+  private static long micros(long nanos) {
+    return Math.min(MAX_MICROS, Math.max(0, nanos / 1000));
   }
 
   static final class Interval {
@@ -40,9 +50,9 @@ final class ThreadRecorder {
     long critical = phaser.writerCriticalSectionEnter();
     try {
       Interval a = active;
-      a.wait.recordValue(Math.max(0, waitNanos / 1000));
-      a.service.recordValue(Math.max(0, serviceNanos / 1000));
-      a.response.recordValue(Math.max(0, (waitNanos + serviceNanos) / 1000));
+      a.wait.recordValue(micros(waitNanos));
+      a.service.recordValue(micros(serviceNanos));
+      a.response.recordValue(micros(waitNanos + serviceNanos));
       a.waitNanos += waitNanos;
       a.serviceNanos += serviceNanos;
       a.timed++;

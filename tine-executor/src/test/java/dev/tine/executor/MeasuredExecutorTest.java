@@ -10,12 +10,15 @@ import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -249,5 +252,205 @@ class MeasuredExecutorTest {
       int spread = tail.stream().mapToInt(i -> i).max().getAsInt() - tail.stream().mapToInt(i -> i).min().getAsInt();
       assertTrue(spread <= 2, "no oscillation at the end: " + h);
     }
+  }
+
+  /** Thrown by tasks that end their pool thread on purpose (no stack trace: 300 of them). */
+  static final class Planned extends RuntimeException {
+    Planned() {
+      super("planned", null, false, false);
+    }
+  }
+
+  /** A thread that could not be created (the pool's ThreadFactory threw). */
+  static final class CreationFailed extends RuntimeException {
+    CreationFailed() {
+      super("simulated: thread creation failed", null, false, false);
+    }
+  }
+
+  interface Body {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs body with what pool threads die of collected rather than printed; returns the throwables
+   * that {@code expected} does not accept.
+   */
+  static List<Throwable> unexpectedDeaths(Predicate<Throwable> expected, Body body) throws Exception {
+    List<Throwable> unexpected = new CopyOnWriteArrayList<>();
+    Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
+      if (!expected.test(e)) unexpected.add(e);
+    });
+    try {
+      body.run();
+    } finally {
+      Thread.setDefaultUncaughtExceptionHandler(before);
+    }
+    return unexpected;
+  }
+
+  /** Polls (bounded) until done holds; the assertions that follow say what was wrong if not. */
+  static void awaitQuiet(java.util.function.BooleanSupplier done) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+    while (!done.getAsBoolean() && System.nanoTime() < deadline) sleep(5);
+  }
+
+  /** Fails if tasks are left after a generous wait, first dropping them (else close() waits forever). */
+  static void assertAllRan(CountDownLatch ran, MeasuredExecutor ex) throws InterruptedException {
+    if (ran.await(30, TimeUnit.SECONDS)) return;
+    String state = ran.getCount() + " tasks never ran: " + ex;
+    ex.shutdownNow();
+    throw new AssertionError(state);
+  }
+
+  /**
+   * Failure 11: a task that throws from execute() ends its pool thread, which ThreadPoolExecutor
+   * replaces; the dead thread's recorder (six histograms, ~1.1 MB) stayed in the executor's
+   * thread list for good. It must be released, its figures folded into the totals and window.
+   */
+  @Test
+  void threadsEndedByThrowingTasksReleaseTheirRecordersAndStayCounted() throws Exception {
+    int pool = 2, tasks = 300;
+    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
+      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-dying").poolSize(pool)
+          .window(Duration.ofSeconds(30)).build()) {
+        CountDownLatch ran = new CountDownLatch(tasks);
+        ex.execute(() -> { // its time must outlive its thread
+          sleep(30);
+          ran.countDown();
+          throw new Planned();
+        });
+        for (int i = 1; i < tasks; i++) {
+          ex.execute(() -> {
+            ran.countDown();
+            throw new Planned();
+          });
+        }
+        assertTrue(ran.await(30, TimeUnit.SECONDS), ran.getCount() + " tasks never ran: " + ex);
+        // the last threads to end may still be ending
+        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.recorderCount() <= pool);
+        assertTrue(ex.recorderCount() <= pool, "recorders retained after " + tasks
+            + " threads ended, pool size " + pool + ": " + ex.recorderCount());
+        ExecutorSnapshot s = ex.snapshot();
+        // not arrivals: a harvest while a replacement thread starts can count one too many
+        // (ThreadPoolExecutor's active count includes a worker not yet running)
+        assertEquals(tasks, s.completed(), s.toString());
+        assertEquals(tasks, s.failed(), s.toString());
+        assertTrue(s.maxServiceMs() >= 29, "an ended thread's timings are kept: " + s);
+        ExecutorSnapshot w = ex.windowSnapshot();
+        assertEquals(tasks, w.failed(), w.toString());
+        assertTrue(w.maxServiceMs() >= 29, w.toString());
+      }
+    });
+    assertEquals(List.of(), unexpected, "pool threads died only of the planned failures");
+  }
+
+  /**
+   * The reported end state under -Xmx256m, "0 threads and 95 queued tasks that never run": the
+   * recorder of a replacement thread did not fit in the heap, the OutOfMemoryError escaped the
+   * thread factory, and ThreadPoolExecutor lost the thread. Simulated: the heap fits two recorders.
+   */
+  @Test
+  void aRecorderTheHeapCannotSpareCostsTimingsNotThreads() throws Exception {
+    int pool = 2, throwing = 300, plain = 100, tasks = pool + throwing + plain;
+    AtomicInteger made = new AtomicInteger();
+    Supplier<ThreadRecorder> heapFull = () -> {
+      if (made.incrementAndGet() > pool) throw new OutOfMemoryError("simulated: Java heap space");
+      return new ThreadRecorder();
+    };
+    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
+      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-heap-full").poolSize(pool)
+          .recorders(heapFull).build()) {
+        CountDownLatch ran = new CountDownLatch(tasks);
+        CountDownLatch gate = new CountDownLatch(1);
+        for (int i = 0; i < pool; i++) { // both threads busy: the rest queue, and threads die only later
+          ex.execute(() -> {
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            ran.countDown();
+          });
+        }
+        for (int i = 0; i < throwing + plain; i++) {
+          ex.execute(i % 4 == 3 ? ran::countDown : () -> {
+            ran.countDown();
+            throw new Planned();
+          });
+        }
+        gate.countDown();
+        assertAllRan(ran, ex);
+        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+        ExecutorSnapshot s = ex.snapshot();
+        assertEquals(tasks, s.completed(), s.toString());
+        assertEquals(throwing, s.failed(), s.toString());
+        assertEquals(pool, s.poolSize(), "the pool keeps its size: " + s);
+        assertTrue(ex.recorderCount() <= pool, "recorders: " + ex.recorderCount());
+      }
+    });
+    assertEquals(List.of(), unexpected, "pool threads died only of the planned failures");
+  }
+
+  /**
+   * When a replacement thread cannot be created at all, ThreadPoolExecutor tries again only on the
+   * next execute(); the ticker restores the pool's size, so queued tasks do not wait for one.
+   */
+  @Test
+  void threadsThatCouldNotBeReplacedAreRestartedForQueuedTasks() throws Exception {
+    int pool = 2, throwing = 20, plain = 20, tasks = pool + throwing + plain;
+    AtomicInteger made = new AtomicInteger();
+    Supplier<ThreadRecorder> failsTwice = () -> {
+      int n = made.incrementAndGet();
+      // the two creations after the first threads fail: replacements of threads that died (or a
+      // tick's restarts), so the pool runs short, to no thread at all when both were replacements
+      if (n == pool + 1 || n == pool + 2) throw new CreationFailed();
+      return new ThreadRecorder();
+    };
+    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned || e instanceof CreationFailed, () -> {
+      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-unreplaced").poolSize(pool)
+          .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200)).recorders(failsTwice).build()) {
+        CountDownLatch ran = new CountDownLatch(tasks);
+        CountDownLatch gate = new CountDownLatch(1);
+        for (int i = 0; i < pool; i++) {
+          ex.execute(() -> {
+            try {
+              gate.await();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+            ran.countDown();
+          });
+        }
+        for (int i = 0; i < throwing + plain; i++) {
+          ex.execute(i % 2 == 1 ? ran::countDown : () -> {
+            ran.countDown();
+            throw new Planned();
+          });
+        }
+        gate.countDown();
+        assertAllRan(ran, ex);
+        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+        ExecutorSnapshot s = ex.snapshot();
+        assertEquals(tasks, s.completed(), s.toString());
+        assertEquals(throwing, s.failed(), s.toString());
+        assertEquals(pool, s.poolSize(), s.toString());
+        assertTrue(made.get() >= pool + 4, "two creations failed, then two succeeded: " + made.get());
+      }
+    });
+    assertEquals(List.of(), unexpected);
+  }
+
+  /** A time over the histograms' range (an hour) must not throw from the task wrapper. */
+  @Test
+  void timesBeyondAnHourAreRecordedAsAnHour() {
+    ThreadRecorder r = new ThreadRecorder();
+    r.record(TimeUnit.HOURS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(1));
+    ThreadRecorder.Interval i = new ThreadRecorder.Interval();
+    r.harvestInto(i);
+    assertEquals(1, i.timed);
+    assertEquals(TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+    assertEquals(TimeUnit.HOURS.toMicros(1), i.response.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
   }
 }
