@@ -32,7 +32,7 @@ final class Adapters {
 
     @Override
     public void run() {
-      doExec();
+      doExec(Thread.currentThread() instanceof Worker w ? w : null);
     }
 
     @Override
@@ -58,7 +58,7 @@ final class Adapters {
 
     @Override
     public void run() {
-      doExec();
+      doExec(Thread.currentThread() instanceof Worker w ? w : null);
     }
 
     @Override

@@ -20,7 +20,8 @@ import java.util.List;
  * <b>latentForks</b> forks recorded latent; <b>promotions</b> latent forks (and loop halves) moved
  * to a deque because a worker was hungry; <b>promotedStolen</b> of those, the ones a thief took;
  * <b>inlineJoins</b> joins of a never-promoted fork, run by a direct call (included in joins and
- * in tasks executed).
+ * in tasks executed); <b>claims</b> latent forks taken from a worker that was blocked outside
+ * Tine (a latch, a queue, a timed get), which its owner could not promote.
  */
 public final class PoolStats {
   private final String poolName;
@@ -70,6 +71,7 @@ public final class PoolStats {
   public long promotions() { return totals[WorkerCounters.PROMOTIONS]; }
   public long promotedStolen() { return totals[WorkerCounters.PROMOTED_STOLEN]; }
   public long inlineJoins() { return totals[WorkerCounters.INLINE_JOINS]; }
+  public long claims() { return totals[WorkerCounters.CLAIMS]; }
 
   /** Sum of the workers' CPU time in nanoseconds, or -1 if unavailable. */
   public long cpuNanos() {
@@ -166,6 +168,7 @@ public final class PoolStats {
     public long promotions() { return c[WorkerCounters.PROMOTIONS]; }
     public long promotedStolen() { return c[WorkerCounters.PROMOTED_STOLEN]; }
     public long inlineJoins() { return c[WorkerCounters.INLINE_JOINS]; }
+    public long claims() { return c[WorkerCounters.CLAIMS]; }
     /** CPU time of this slot's threads in ns (-1 if unavailable). */
     public long cpuNanos() { return cpuNanos; }
     /** Times the live thread entered BLOCKED (-1 if none live). */

@@ -1,5 +1,7 @@
 package dev.tine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.IntConsumer;
 import java.util.function.IntToDoubleFunction;
@@ -12,6 +14,11 @@ import java.util.function.LongBinaryOperator;
  * hand the upper half of what remains to the deque. Splits are joined at the end, newest first,
  * which is index order for the combine. A thief that takes a half runs the same loop, so halves
  * split again while hunger lasts.
+ *
+ * <p><b>No iteration after the call returns.</b> Whether the loop ends normally or by an
+ * exception, every split is accounted for before it returns: one not started yet is disarmed (a
+ * CAS on its {@code state}, so it never runs its body), one started is waited for. The first
+ * exception in index order is thrown, after all of them.
  */
 final class Ranges {
   private Ranges() {}
@@ -25,12 +32,24 @@ final class Ranges {
 
   static final class RangeJob extends Task<Object> {
     static final int FOR = 0, LONG = 1, DOUBLE = 2;
+    private static final int NEW = 0, STARTED = 1, DISARMED = 2;
+    private static final VarHandle STATE;
+
+    static {
+      try {
+        STATE = MethodHandles.lookup().findVarHandle(RangeJob.class, "state", int.class);
+      } catch (ReflectiveOperationException e) {
+        throw new ExceptionInInitializerError(e);
+      }
+    }
+
     final int mode, from, to;
     final Object fn, combine;
     final long longIdentity;
     final double doubleIdentity;
     long longResult;
     double doubleResult;
+    private volatile int state;
 
     RangeJob(int mode, int from, int to, Object fn, Object combine, long li, double di) {
       this.mode = mode;
@@ -44,6 +63,9 @@ final class Ranges {
 
     @Override
     protected Object compute() {
+      if (!STATE.compareAndSet(this, NEW, STARTED)) {
+        return null; // disarmed: the loop that split us has already ended
+      }
       Worker w = (Worker) Thread.currentThread();
       switch (mode) {
         case FOR -> forRange(w, from, to, (IntConsumer) fn);
@@ -52,17 +74,22 @@ final class Ranges {
       }
       return null;
     }
+
+    /** True if the job will never run its body (it had not started); then nobody waits for it. */
+    boolean disarm() {
+      return STATE.compareAndSet(this, NEW, DISARMED);
+    }
   }
 
   private static boolean shouldSplit(Worker w, int i, int end) {
-    return end - i >= 2 && w.pool.hungry != 0 && w.deque.size() == 0;
+    return end - i >= 2 && w.shouldOffer();
   }
 
-  private static RangeJob split(Worker w, RangeJob job) {
+  /** Publishes a split that the caller has already recorded, so the end of the loop accounts for it. */
+  private static void publish(Worker w, RangeJob job) {
     job.markPromoted();
     w.countPromotion();
     w.publish(job);
-    return job;
   }
 
   private static RangeJob[] add(RangeJob[] a, int n, RangeJob j) {
@@ -75,19 +102,33 @@ final class Ranges {
     return a;
   }
 
-  private static void joinQuietly(RangeJob[] splits, int n) {
+  /**
+   * Ends the loop: waits for every split (newest first, which is index order), disarming the
+   * unstarted ones if the loop failed, and throws the first failure in index order.
+   */
+  private static void settle(RangeJob[] splits, int n, Throwable failure) {
     for (int k = n - 1; k >= 0; k--) {
-      try {
-        splits[k].join();
-      } catch (RuntimeException | Error ignored) {
-        // the first exception, already propagating, is the one reported
+      RangeJob j = splits[k];
+      if (failure != null && j.disarm()) {
+        continue;
       }
+      try {
+        j.join();
+      } catch (Throwable e) {
+        if (failure == null) {
+          failure = e;
+        }
+      }
+    }
+    if (failure != null) {
+      throw Adapters.<RuntimeException>sneaky(failure);
     }
   }
 
   static void forRange(Worker w, int from, int to, IntConsumer body) {
     int i = from, end = to, n = 0;
     RangeJob[] splits = null;
+    Throwable failure = null;
     try {
       while (i < end) {
         int stop = Math.min(end, i + POLL_EVERY);
@@ -96,23 +137,24 @@ final class Ranges {
         }
         if (shouldSplit(w, i, end)) {
           int mid = i + ((end - i) >>> 1);
-          splits = add(splits, n++, split(w, new RangeJob(RangeJob.FOR, mid, end, body, null, 0, 0)));
+          RangeJob job = new RangeJob(RangeJob.FOR, mid, end, body, null, 0, 0);
+          splits = add(splits, n, job);
+          n++;
+          publish(w, job);
           end = mid;
         }
       }
     } catch (Throwable e) {
-      joinQuietly(splits, n);
-      throw e;
+      failure = e;
     }
-    for (int k = n - 1; k >= 0; k--) {
-      splits[k].join();
-    }
+    settle(splits, n, failure);
   }
 
   static long reduceLong(Worker w, int from, int to, long identity, IntToLongFunction map, LongBinaryOperator combine) {
     long acc = identity;
     int i = from, end = to, n = 0;
     RangeJob[] splits = null;
+    Throwable failure = null;
     try {
       while (i < end) {
         int stop = Math.min(end, i + POLL_EVERY);
@@ -121,16 +163,18 @@ final class Ranges {
         }
         if (shouldSplit(w, i, end)) {
           int mid = i + ((end - i) >>> 1);
-          splits = add(splits, n++, split(w, new RangeJob(RangeJob.LONG, mid, end, map, combine, identity, 0)));
+          RangeJob job = new RangeJob(RangeJob.LONG, mid, end, map, combine, identity, 0);
+          splits = add(splits, n, job);
+          n++;
+          publish(w, job);
           end = mid;
         }
       }
     } catch (Throwable e) {
-      joinQuietly(splits, n);
-      throw e;
+      failure = e;
     }
+    settle(splits, n, failure);
     for (int k = n - 1; k >= 0; k--) {
-      splits[k].join();
       acc = combine.applyAsLong(acc, splits[k].longResult);
     }
     return acc;
@@ -140,6 +184,7 @@ final class Ranges {
     double acc = identity;
     int i = from, end = to, n = 0;
     RangeJob[] splits = null;
+    Throwable failure = null;
     try {
       while (i < end) {
         int stop = Math.min(end, i + POLL_EVERY);
@@ -148,16 +193,18 @@ final class Ranges {
         }
         if (shouldSplit(w, i, end)) {
           int mid = i + ((end - i) >>> 1);
-          splits = add(splits, n++, split(w, new RangeJob(RangeJob.DOUBLE, mid, end, map, combine, 0, identity)));
+          RangeJob job = new RangeJob(RangeJob.DOUBLE, mid, end, map, combine, 0, identity);
+          splits = add(splits, n, job);
+          n++;
+          publish(w, job);
           end = mid;
         }
       }
     } catch (Throwable e) {
-      joinQuietly(splits, n);
-      throw e;
+      failure = e;
     }
+    settle(splits, n, failure);
     for (int k = n - 1; k >= 0; k--) {
-      splits[k].join();
       acc = combine.applyAsDouble(acc, splits[k].doubleResult);
     }
     return acc;

@@ -145,10 +145,10 @@ public abstract class Task<V> implements Future<V> {
    * forks go to the common pool; use {@link WorkStealingPool#invoke} to pick a pool.
    */
   public final V invoke() {
-    if (!(Thread.currentThread() instanceof Worker)) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       return WorkStealingPool.commonPool().invoke(this);
     }
-    int s = doExec();
+    int s = doExec(w);
     if (s >= 0) {
       s = awaitJoin(); // cancelled mid-run by another thread: status is already final
     }
@@ -161,12 +161,12 @@ public abstract class Task<V> implements Future<V> {
    * argument order) is rethrown after both are done.
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
-    if (!(Thread.currentThread() instanceof Worker)) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       WorkStealingPool.commonPool().invoke(new InvokeAllTask(new Task<?>[] {a, b}));
       return;
     }
     b.fork();
-    int sa = a.doExec();
+    int sa = a.doExec(w);
     if (sa >= 0) {
       sa = a.awaitJoin();
     }
@@ -187,14 +187,14 @@ public abstract class Task<V> implements Future<V> {
     if (tasks.length == 0) {
       return;
     }
-    if (!(Thread.currentThread() instanceof Worker)) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       WorkStealingPool.commonPool().invoke(new InvokeAllTask(tasks.clone()));
       return;
     }
     for (int i = tasks.length - 1; i >= 1; i--) {
       tasks[i].fork(); // push in reverse so the owner pops tasks[1] first and thieves take the last
     }
-    int s0 = tasks[0].doExec();
+    int s0 = tasks[0].doExec(w);
     if (s0 >= 0) {
       s0 = tasks[0].awaitJoin();
     }
@@ -248,6 +248,21 @@ public abstract class Task<V> implements Future<V> {
     return complete(null, DONE | ABNORMAL);
   }
 
+  /**
+   * The worker holding this task abandons it (the pool stops): cancel it, latent or not. Only the
+   * holder calls this for a latent task, so the release store races with nobody.
+   */
+  final void cancelAbandoned() {
+    int s = status;
+    if (s >= 0) {
+      if ((s & LATENT) != 0) {
+        STATUS.setRelease(this, DONE | ABNORMAL);
+      } else {
+        complete(null, DONE | ABNORMAL);
+      }
+    }
+  }
+
   /** Same as {@link #cancel()}; running tasks are never interrupted. */
   @Override
   public final boolean cancel(boolean mayInterruptIfRunning) {
@@ -267,18 +282,38 @@ public abstract class Task<V> implements Future<V> {
   public final V get() throws InterruptedException, ExecutionException {
     int s = status;
     if (s >= 0) {
-      s = Thread.currentThread() instanceof Worker ? awaitJoin() : awaitDone(true, 0L);
+      if (Thread.currentThread() instanceof Worker w) {
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
+        s = w.awaitJoin(this);
+      } else {
+        s = awaitDone(true, 0L);
+      }
     }
     return reportForGet(s);
   }
 
+  /**
+   * Waits at most the given time. From a pool worker it helps as {@link #join} does (it runs the
+   * task itself if it is the worker's own unstarted fork, so it can return at once), and gives up
+   * at the deadline.
+   */
   @Override
   public final V get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
     long nanos = unit.toNanos(timeout);
     int s = status;
     if (s >= 0) {
-      s = awaitDone(true, Math.max(1L, nanos));
+      if (Thread.interrupted()) {
+        throw new InterruptedException();
+      }
+      if (Thread.currentThread() instanceof Worker w) {
+        long deadline = System.nanoTime() + Math.max(1L, nanos);
+        s = w.awaitJoin(this, deadline == 0L ? 1L : deadline);
+      } else {
+        s = awaitDone(true, Math.max(1L, nanos));
+      }
       if (s >= 0) {
         throw new TimeoutException("task not done after " + timeout + " " + unit);
       }
@@ -313,21 +348,82 @@ public abstract class Task<V> implements Future<V> {
    * Runs compute() if the task is still incomplete; returns the status afterwards. A latent task
    * (run by its owner, the only thread that writes its status) completes with a release store; a
    * task other threads may have seen (promoted, submitted) completes with a CAS.
+   *
+   * <p>Errors inside the runtime: the completion is inside the try, and the handler records the
+   * task in the worker's pending list with plain stores before it calls anything, so a task whose
+   * completion itself overflows the stack is completed later, from a shallower frame ({@link
+   * Worker#completePending}). The worker that handed this task over sets {@code inHand} before
+   * calling; it is cleared once we are inside, so a task is never lost at the call's entry.
+   *
+   * @param w the worker running it, or null on another thread
    */
-  final int doExec() {
+  final int doExec(Worker w) {
+    if (w != null && w.inHand == this) {
+      w.inHand = null; // we are inside: from here on an error completes the task
+    }
     int s = status;
     if (s >= 0) {
-      V v;
       try {
-        v = compute();
+        V v = compute();
+        finish(s, v, DONE);
       } catch (Throwable ex) {
-        finish(s, ex, DONE | ABNORMAL | THROWN);
-        return status;
+        failed(w, ex);
       }
-      finish(s, v, DONE);
       s = status;
     }
     return s;
+  }
+
+  /**
+   * The owner's inline join: this task is the newest entry of {@code w}'s latent stack. It is
+   * taken off inside the try, so an error at any point completes it rather than losing it.
+   */
+  final int execLatent(Worker w) {
+    int s = status;
+    try {
+      w.takeLatentTop();
+      if (s >= 0) {
+        V v = compute();
+        finish(s, v, DONE);
+      }
+    } catch (Throwable ex) {
+      failed(w, ex);
+    }
+    return status;
+  }
+
+  /** The handler of doExec and execLatent: calls nothing before the task is recorded. */
+  private void failed(Worker w, Throwable ex) {
+    if (w != null && w.pendingCount < Worker.PENDING_MAX) {
+      int n = w.pendingCount;
+      w.pendingTasks[n] = this;
+      w.pendingErrors[n] = ex;
+      w.pendingCount = n + 1;
+      w.completePending(); // may overflow again: then a shallower frame finishes the job
+    } else {
+      completeFailed(ex);
+    }
+  }
+
+  /**
+   * Completes with {@code ex} unless already complete, and wakes blocked joiners either way (a
+   * completion whose notify was cut short by an error is finished here). Idempotent. For a latent
+   * task, only its owner calls this.
+   */
+  final void completeFailed(Throwable ex) {
+    int s = status;
+    if (s >= 0) {
+      if ((s & LATENT) != 0) {
+        outcome = ex;
+        STATUS.setRelease(this, DONE | ABNORMAL | THROWN);
+      } else {
+        complete(ex, DONE | ABNORMAL | THROWN, true);
+      }
+    } else if ((s & SIGNAL) != 0) {
+      synchronized (this) {
+        notifyAll();
+      }
+    }
   }
 
   private void finish(int startStatus, Object value, int doneBits) {
@@ -352,13 +448,17 @@ public abstract class Task<V> implements Future<V> {
     outcome = w;
   }
 
-  /** Owner only: mark a fresh task latent; false if it is not fresh (already forked or done). */
-  final boolean markLatent() {
-    if (status != 0) {
-      return false;
-    }
+  /** True if the task was never forked, run or cancelled. */
+  final boolean isFresh() {
+    return status == 0;
+  }
+
+  /**
+   * Owner only, right after recording a fresh task in its latent stack. If an error stops us
+   * before this store, the entry is simply a non-latent task that its owner runs or promotes.
+   */
+  final void setLatent() {
     STATUS.set(this, LATENT);
-    return true;
   }
 
   /**
@@ -414,7 +514,7 @@ public abstract class Task<V> implements Future<V> {
   /** Wait for completion in the calling thread: help if it is a worker, else block. */
   final int awaitJoin() {
     if (Thread.currentThread() instanceof Worker w) {
-      return w.awaitJoin(this);
+      return w.awaitJoin(this, 0L);
     }
     try {
       return awaitDone(false, 0L);

@@ -244,8 +244,8 @@ public final class Tine {
    * Costs one read of a shared, rarely written word.
    */
   public static void poll() {
-    if (Thread.currentThread() instanceof Worker w && w.pool.hungry != 0 && w.deque.size() == 0) {
-      w.tryPromote();
+    if (Thread.currentThread() instanceof Worker w && w.shouldOffer()) {
+      w.offer();
     }
   }
 

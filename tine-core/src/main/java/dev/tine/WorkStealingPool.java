@@ -8,14 +8,20 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.MBeanServer;
@@ -54,7 +60,14 @@ import javax.management.ObjectName;
  *
  * <p><b>Workers</b> start lazily, when work is signalled and fewer than {@code parallelism} are
  * live ({@code ctl}, high half), and retire after {@code keepAlive} asleep. Thread creation,
- * retirement and termination take {@link #lock}; nothing on the task path does.
+ * retirement and termination take {@link #lock}; nothing on the task path does. A worker that
+ * exits looks for visible work once its slot is free, so a submission that found every slot
+ * taken by a retiring worker still gets a worker.
+ *
+ * <p><b>Blocking.</b> {@link #managedBlock} promotes the caller's latent forks and, while it
+ * blocks, lets the pool run one more worker than {@code parallelism} per blocked worker, up to
+ * {@code maxSpares}. Blocking that Tine cannot see (a latch, a queue) is covered by claims: idle
+ * workers take the latent forks of a worker parked outside Tine (see {@code LatentStack}).
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
  * empty terminates the pool (every live worker asleep and no queued work means no task can
@@ -71,6 +84,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   private static final VarHandle CTL;
   private static final VarHandle RUN_STATE;
   private static final VarHandle HUNGRY;
+  private static final VarHandle BLOCKED;
 
   static {
     try {
@@ -78,6 +92,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       CTL = l.findVarHandle(WorkStealingPool.class, "ctl", long.class);
       RUN_STATE = l.findVarHandle(WorkStealingPool.class, "runState", int.class);
       HUNGRY = l.findVarHandle(WorkStealingPool.class, "hungry", int.class);
+      BLOCKED = l.findVarHandle(WorkStealingPool.class, "blockedWorkers", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -95,6 +110,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   private final boolean recordStats;
   private final boolean common;
   final boolean latentForks;
+  private final int maxSpares;
 
   /**
    * Workers looking for work: idle ones, joiners with nothing to help with, and worker slots not
@@ -104,19 +120,27 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   volatile int hungry;
 
-  /** Worker slots; a null slot has no live worker. Written under {@link #lock}. */
+  /**
+   * Worker slots; a null slot has no live worker. {@code parallelism} slots, plus spare slots
+   * added while workers are blocked in {@link #managedBlock}. Written under {@link #lock}.
+   */
   volatile Worker[] workers;
 
-  /** Per-slot counters: they outlive a retired worker so totals never go backwards. */
-  private final WorkerCounters[] counters;
+  /** Per-slot counters: they outlive a retired worker so totals never go backwards. Grows with workers. */
+  private volatile WorkerCounters[] counters;
 
-  /** Per-slot CPU time of workers that have exited, so a slot's CPU total survives retirement. */
-  private final long[] exitedCpuNanos;
+  /** Per-slot CPU time of workers that have exited, so a slot's CPU total survives retirement. Guarded by lock. */
+  private long[] exitedCpuNanos;
+
+  /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
+  private volatile int blockedWorkers;
 
   private final ConcurrentLinkedQueue<Task<?>> external = new ConcurrentLinkedQueue<>();
 
-  /** High 32 bits: live workers; low 32 bits: sleeping workers. */
-  @SuppressWarnings("unused")
+  /**
+   * High 32 bits: live workers; low 32 bits: sleeping workers (registered sleepers, including
+   * ones a waker has claimed but that have not taken themselves off yet).
+   */
   private volatile long ctl;
 
   private volatile int runState;
@@ -142,13 +166,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     this.keepAliveNanos = b.keepAlive.toNanos();
     this.recordStats = b.recordStats;
     this.latentForks = !b.eagerForks;
+    this.maxSpares = b.maxSpares;
     this.hungry = parallelism; // every slot is unstarted, hence hungry
     this.workers = new Worker[parallelism];
-    this.counters = new WorkerCounters[parallelism];
-    this.exitedCpuNanos = new long[parallelism];
+    WorkerCounters[] cs = new WorkerCounters[parallelism];
     for (int i = 0; i < parallelism; i++) {
-      counters[i] = new WorkerCounters();
+      cs[i] = new WorkerCounters();
     }
+    this.counters = cs;
+    this.exitedCpuNanos = new long[parallelism];
     this.wakeCursorMask = Integer.highestOneBit(Math.max(1, parallelism)) * 2 - 1;
     if (b.threadContentionMonitoring) {
       ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
@@ -227,17 +253,144 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   @Override
   public void execute(Runnable runnable) {
     Objects.requireNonNull(runnable, "runnable");
-    externalPush(new Adapters.ExecuteTask(runnable, this));
+    // A Runnable that is already one of our futures (from submit, invokeAll) reports its own
+    // outcome: run it as itself, as the JDK's pool does with a ForkJoinTask.
+    externalPush(runnable instanceof Task<?> t ? t : new Adapters.ExecuteTask(runnable, this));
   }
 
   @Override
   protected <T> RunnableFuture<T> newTaskFor(Callable<T> callable) {
-    return new Adapters.CallableTask<>(callable);
+    return new Adapters.CallableTask<>(Objects.requireNonNull(callable, "callable"));
   }
 
   @Override
   protected <T> RunnableFuture<T> newTaskFor(Runnable runnable, T value) {
-    return new Adapters.RunnableTask<>(runnable, value);
+    return new Adapters.RunnableTask<>(Objects.requireNonNull(runnable, "runnable"), value);
+  }
+
+  /**
+   * Runs every task and returns their futures, all done. A null element throws {@link
+   * NullPointerException} before any task is submitted. From a worker of this pool the waiting
+   * helps (the tasks may sit in the caller's own deque).
+   */
+  @Override
+  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+    List<Task<T>> fs = adaptAll(tasks);
+    try {
+      for (Task<T> f : fs) {
+        externalPush(f);
+      }
+      for (Task<T> f : fs) {
+        if (!f.isDone()) {
+          try {
+            f.get();
+          } catch (ExecutionException | CancellationException ignored) {
+            // reported by that future
+          }
+        }
+      }
+      return new ArrayList<>(fs);
+    } catch (Throwable t) {
+      cancelAll(fs);
+      throw t;
+    }
+  }
+
+  /** As {@link #invokeAll(Collection)}; tasks not done at the timeout are cancelled. */
+  @Override
+  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+      throws InterruptedException {
+    long nanos = unit.toNanos(timeout);
+    List<Task<T>> fs = adaptAll(tasks);
+    long deadline = System.nanoTime() + nanos;
+    try {
+      for (Task<T> f : fs) {
+        externalPush(f);
+      }
+      for (Task<T> f : fs) {
+        if (!f.isDone()) {
+          try {
+            f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+          } catch (ExecutionException | CancellationException ignored) {
+            // reported by that future
+          } catch (TimeoutException e) {
+            cancelAll(fs);
+            break;
+          }
+        }
+      }
+      return new ArrayList<>(fs);
+    } catch (Throwable t) {
+      cancelAll(fs);
+      throw t;
+    }
+  }
+
+  /**
+   * Returns the result of one task that completed normally, and cancels the others. From a worker
+   * of this pool it joins the tasks in order (joins help, so the tasks run even at parallelism 1);
+   * from another thread it returns whichever succeeds first.
+   */
+  @Override
+  public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+    if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
+      return super.invokeAny(tasks);
+    }
+    try {
+      return invokeAnyHelping(tasks, 0L);
+    } catch (TimeoutException e) {
+      throw new AssertionError(e); // no deadline
+    }
+  }
+
+  @Override
+  public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
+      return super.invokeAny(tasks, timeout, unit);
+    }
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    return invokeAnyHelping(tasks, deadline == 0L ? 1L : deadline);
+  }
+
+  private <T> T invokeAnyHelping(Collection<? extends Callable<T>> tasks, long deadline)
+      throws InterruptedException, ExecutionException, TimeoutException {
+    List<Task<T>> fs = adaptAll(tasks);
+    if (fs.isEmpty()) {
+      throw new IllegalArgumentException("no tasks");
+    }
+    try {
+      for (Task<T> f : fs) {
+        externalPush(f);
+      }
+      ExecutionException last = null;
+      for (Task<T> f : fs) {
+        try {
+          return deadline == 0L ? f.get() : f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+        } catch (ExecutionException e) {
+          last = e;
+        } catch (CancellationException e) {
+          last = new ExecutionException(e);
+        }
+      }
+      throw last;
+    } finally {
+      cancelAll(fs);
+    }
+  }
+
+  private static <T> List<Task<T>> adaptAll(Collection<? extends Callable<T>> tasks) {
+    List<Task<T>> fs = new ArrayList<>(tasks.size());
+    for (Callable<T> c : tasks) {
+      fs.add(new Adapters.CallableTask<>(Objects.requireNonNull(c, "a task is null")));
+    }
+    return fs;
+  }
+
+  private static void cancelAll(List<? extends Task<?>> fs) {
+    for (Task<?> f : fs) {
+      f.cancel();
+    }
   }
 
   /** From a worker of this pool: push on its deque; otherwise the external queue. */
@@ -259,6 +412,56 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   Task<?> pollExternal() {
     return external.poll();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Managed blocking
+
+  /**
+   * Code that knows it may block, written as for {@code ForkJoinPool.ManagedBlocker}: {@link
+   * #isReleasable} says whether blocking is unnecessary, {@link #block} blocks (possibly
+   * returning early) and returns true when no more blocking is needed.
+   */
+  public interface ManagedBlocker {
+    boolean block() throws InterruptedException;
+
+    boolean isReleasable();
+  }
+
+  /**
+   * Blocks with {@code blocker}; on a worker of a pool, makes up for it first, as {@code
+   * ForkJoinPool.managedBlock} does. The worker's latent forks are promoted (so other workers can
+   * run them), and while it blocks the pool may run one more worker than its parallelism per
+   * blocked worker, up to {@link Builder#maxSpares}. On any other thread it just blocks.
+   */
+  public static void managedBlock(ManagedBlocker blocker) throws InterruptedException {
+    Objects.requireNonNull(blocker, "blocker");
+    if (Thread.currentThread() instanceof Worker w) {
+      w.pool.compensatedBlock(w, blocker);
+    } else {
+      do {
+        // until released
+      } while (!blocker.isReleasable() && !blocker.block());
+    }
+  }
+
+  private void compensatedBlock(Worker w, ManagedBlocker blocker) throws InterruptedException {
+    w.publishAll();
+    if (w.pendingCount != 0) {
+      w.completePending();
+    }
+    if (blocker.isReleasable()) {
+      return;
+    }
+    BLOCKED.getAndAdd(this, 1);
+    try {
+      signalWork(); // wake a sleeper for what we published, or start a spare in our place
+      do {
+        // until released
+      } while (!blocker.isReleasable() && !blocker.block());
+    } finally {
+      BLOCKED.getAndAdd(this, -1);
+    }
   }
 
   void reportUncaught(Throwable ex) {
@@ -296,22 +499,41 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       for (int i = 0; i < n; i++) {
         Worker w = ws[(start + i) % n];
         if (w != null && w.sleepState == Worker.SLEEPING && w.tryClaim(Worker.AWAKE)) {
-          addSleepers(-1);
-          LockSupport.unpark(w);
+          LockSupport.unpark(w); // it takes itself off the sleeper count when it wakes
           return;
         }
       }
       c = ctl;
     }
-    if ((int) (c >>> 32) < parallelism && runState < STOP) {
+    if (live(c) < targetSize() && runState < STOP) {
       tryStartWorker();
+    }
+  }
+
+  private static int live(long c) {
+    return (int) (c >>> 32);
+  }
+
+  /** Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock. */
+  private int targetSize() {
+    return parallelism + Math.min(blockedWorkers, maxSpares);
+  }
+
+  /**
+   * Keeps {@link #hungry} counting the vacant slots below parallelism (unstarted workers are
+   * hungry: a promotion's signal starts them). Called under the lock after the live count changed.
+   */
+  private void adjustVacancy(int liveBefore, int liveAfter) {
+    int d = Math.max(0, parallelism - liveAfter) - Math.max(0, parallelism - liveBefore);
+    if (d != 0) {
+      addHungry(d);
     }
   }
 
   private void tryStartWorker() {
     synchronized (lock) {
       long c = ctl;
-      if ((int) (c >>> 32) >= parallelism || runState >= STOP) {
+      if (live(c) >= targetSize() || runState >= STOP) {
         return;
       }
       Worker[] ws = workers;
@@ -323,7 +545,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         }
       }
       if (slot < 0) {
-        return; // a retiring worker still holds its slot; it will be free in a moment
+        if (ws.length >= targetSize()) {
+          return; // a retiring worker still holds its slot: it looks for work once it is gone
+        }
+        slot = ws.length; // a spare slot for a worker blocked in managedBlock
+        ws = Arrays.copyOf(ws, slot + 1);
+        WorkerCounters[] cs = Arrays.copyOf(counters, slot + 1);
+        cs[slot] = new WorkerCounters();
+        counters = cs;
+        exitedCpuNanos = Arrays.copyOf(exitedCpuNanos, slot + 1); // under lock
       }
       started.removeIf(t -> !t.isAlive());
       Worker w = new Worker(this, slot, counters[slot], recordStats);
@@ -331,7 +561,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       next[slot] = w;
       workers = next;
       CTL.getAndAdd(this, LIVE_UNIT);
-      addHungry(-1); // the slot is filled; the new worker looks for work at once
+      adjustVacancy(live(c), live(c) + 1); // the new worker looks for work at once
       started.add(w);
       try {
         w.start();
@@ -339,8 +569,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         next = workers.clone();
         next[slot] = null;
         workers = next;
-        CTL.getAndAdd(this, -LIVE_UNIT);
-        addHungry(1);
+        long c2 = (long) CTL.getAndAdd(this, -LIVE_UNIT);
+        adjustVacancy(live(c2), live(c2) - 1);
         started.remove(w);
         throw t;
       }
@@ -353,7 +583,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       if (!w.tryClaim(Worker.RETIRED)) {
         return false;
       }
-      CTL.getAndAdd(this, -LIVE_UNIT - 1L); // one fewer live worker, one fewer sleeper
+      long c = (long) CTL.getAndAdd(this, -LIVE_UNIT - 1L); // one fewer live worker, one fewer sleeper
+      adjustVacancy(live(c), live(c) - 1);
       return true;
     }
   }
@@ -369,18 +600,20 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         workers = next;
       }
       if (w.sleepState != Worker.RETIRED) {
-        CTL.getAndAdd(this, -LIVE_UNIT);
+        long c = (long) CTL.getAndAdd(this, -LIVE_UNIT);
+        adjustVacancy(live(c), live(c) - 1);
       }
-      addHungry(1); // the slot is vacant again
-      if (runState >= STOP && (int) (ctl >>> 32) == 0) {
+      if (runState >= STOP && live(ctl) == 0) {
         setTerminated();
       }
     }
     if (failure != null) {
       reportUncaught(failure);
     }
-    if (runState < STOP && failure != null) {
-      signalWork(); // replace the failed worker if work is waiting
+    // Work submitted while our slot was still taken may have found no slot to start a worker in
+    // (we had retired, so we were no longer live, but still held the slot): look once more.
+    if (runState < STOP && (failure != null || hasVisibleWork())) {
+      signalWork();
     }
   }
 
@@ -406,7 +639,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   boolean tryTerminateIfQuiescent() {
     long c = ctl;
-    if ((int) c == (int) (c >>> 32) && !hasVisibleWork() && runState == SHUTDOWN) {
+    if ((int) c == live(c) && !hasVisibleWork() && runState == SHUTDOWN) {
       stopWorkers();
       return true;
     }
@@ -423,7 +656,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
           LockSupport.unpark(w);
         }
       }
-      if ((int) (ctl >>> 32) == 0) {
+      if (live(ctl) == 0) {
         setTerminated();
       }
     }
@@ -484,6 +717,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         for (Task<?> t; (t = w.deque.steal()) != null; ) {
           drained(t, unstarted);
         }
+        // A worker blocked outside Tine cannot cancel its own latent forks: take them from it.
+        for (Object x; w.latent.mayHaveEntries() && (x = w.latent.claimOldest(w, CANCEL_CLAIMED)) != null; ) {
+          ((Task<?>) x).cancelAbandoned();
+        }
       }
     }
     synchronized (lock) {
@@ -496,6 +733,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     stopWorkers();
     return unstarted;
   }
+
+  /** shutdownNow's claims: a task is cancelled as itself; a primitive join's half as a job. */
+  private static final dev.tine.latent.LatentStack.Promoter CANCEL_CLAIMED =
+      (item, arg, kind) -> kind == dev.tine.latent.LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
 
   private static void drained(Task<?> t, List<Runnable> unstarted) {
     if (t.cancel() && t instanceof Adapters.Submitted s) {
@@ -515,8 +756,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   @Override
   public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    long nanos = unit.toNanos(timeout);
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
     synchronized (lock) {
+      if (nanos <= 0L) {
+        return runState == TERMINATED; // no deadline arithmetic: Long.MIN_VALUE would overflow
+      }
+      long deadline = System.nanoTime() + nanos;
       while (runState != TERMINATED) {
         long left = deadline - System.nanoTime();
         if (left <= 0L) {
@@ -599,7 +847,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** Workers currently started (they start on demand and retire after the keep-alive). */
   public int poolSize() {
-    return (int) (ctl >>> 32);
+    return live(ctl);
   }
 
   /** Workers currently asleep. */
@@ -624,9 +872,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * {@link ThreadMXBean}.
    */
   public PoolStats stats() {
-    long[][] now = new long[parallelism][WorkerCounters.COUNT];
-    for (int i = 0; i < parallelism; i++) {
-      counters[i].read(now[i]);
+    WorkerCounters[] cs = counters;
+    int slots = cs.length;
+    long[][] now = new long[slots][WorkerCounters.COUNT];
+    for (int i = 0; i < slots; i++) {
+      cs[i].read(now[i]);
     }
     long[][] base;
     synchronized (lock) {
@@ -634,15 +884,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
     ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
     Worker[] ws = workers;
-    List<PoolStats.WorkerStats> rows = new ArrayList<>(parallelism);
-    for (int i = 0; i < parallelism; i++) {
+    List<PoolStats.WorkerStats> rows = new ArrayList<>(slots);
+    for (int i = 0; i < slots; i++) {
       long[] c = now[i].clone();
-      if (base != null) {
+      if (base != null && i < base.length) {
         for (int k = 0; k < c.length; k++) {
           c[k] -= base[i][k];
         }
       }
-      Worker w = ws[i];
+      Worker w = i < ws.length ? ws[i] : null;
       long cpu = -1, blockedN = -1, blockedMs = -1, waitedN = -1, waitedMs = -1;
       String threadName = null;
       if (w != null && w.isAlive()) {
@@ -652,10 +902,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
           cpu = tmx.getThreadCpuTime(id);
         }
       }
-      synchronized (exitedCpuNanos) {
-        if (exitedCpuNanos[i] > 0) {
-          cpu = Math.max(cpu, 0L) + exitedCpuNanos[i];
-        }
+      long exited = exitedCpu(i);
+      if (exited > 0) {
+        cpu = Math.max(cpu, 0L) + exited;
       }
       if (w != null && w.isAlive()) {
         long id = w.threadId();
@@ -674,9 +923,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** Makes the next {@link #stats()} count from now. */
   public void resetStats() {
-    long[][] now = new long[parallelism][WorkerCounters.COUNT];
-    for (int i = 0; i < parallelism; i++) {
-      counters[i].read(now[i]);
+    WorkerCounters[] cs = counters;
+    long[][] now = new long[cs.length][WorkerCounters.COUNT];
+    for (int i = 0; i < cs.length; i++) {
+      cs[i].read(now[i]);
     }
     synchronized (lock) {
       statsBaseline = now;
@@ -687,9 +937,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
     if (tmx.isCurrentThreadCpuTimeSupported() && tmx.isThreadCpuTimeEnabled()) {
       long cpu = tmx.getCurrentThreadCpuTime();
-      synchronized (exitedCpuNanos) {
+      synchronized (lock) {
         exitedCpuNanos[w.index] += cpu;
       }
+    }
+  }
+
+  private long exitedCpu(int slot) {
+    synchronized (lock) {
+      return slot < exitedCpuNanos.length ? exitedCpuNanos[slot] : 0L;
     }
   }
 
@@ -750,8 +1006,23 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     private boolean registerMXBean = true;
     private boolean threadContentionMonitoring;
     private boolean eagerForks;
+    private int maxSpares = 256;
 
     private Builder() {}
+
+    /**
+     * How many workers beyond {@code parallelism} may run while workers are blocked in {@link
+     * WorkStealingPool#managedBlock} (default 256, the JDK's default for its pools). At the bound a
+     * blocked worker blocks without a replacement, and the pool runs with fewer active workers
+     * until it returns.
+     */
+    public Builder maxSpares(int maxSpares) {
+      if (maxSpares < 0) {
+        throw new IllegalArgumentException("maxSpares must not be negative, was " + maxSpares);
+      }
+      this.maxSpares = maxSpares;
+      return this;
+    }
 
     /**
      * Eager forking: {@link Task#fork()} pushes every fork on the worker's deque at once, as the

@@ -38,6 +38,15 @@ import java.lang.invoke.VarHandle;
  * with a CAS from the element it took to null, so it never erases a newer element that the owner
  * pushed into the same physical slot after the ring wrapped.
  *
+ * <h2>Errors inside</h2>
+ *
+ * A {@link StackOverflowError} can be thrown at any call, and an interpreted {@link VarHandle}
+ * access is a call. So every prefix of each operation leaves a valid deque: push writes the slot
+ * (invisible above {@code top}) and then publishes with one store; pop changes {@code top} and
+ * slots with plain and volatile field stores (no calls) and, on the last element, restores {@code
+ * top} before the CAS on {@code base}, so the element stays in the deque until that one call takes
+ * it; a thief's only commit is its CAS, and clearing the slot afterwards is optional.
+ *
  * @param <T> element type
  */
 public final class WorkDeque<T> {
@@ -69,7 +78,9 @@ public final class WorkDeque<T> {
   private long p00, p01, p02, p03, p04, p05, p06, p07;
 
   private volatile long base;
-  private long top; // written by the owner only; read by thieves with acquire
+  // Written by the owner only; read by thieves with acquire. Volatile so that pop's store to it is
+  // a StoreLoad fence without a call (see "Errors inside").
+  private volatile long top;
   private Object[] array; // replaced by the owner only; read by thieves with acquire
 
   @SuppressWarnings("unused")
@@ -121,28 +132,33 @@ public final class WorkDeque<T> {
     return a;
   }
 
-  /** Owner only. Removes and returns the newest element, or null if empty. */
+  /** Owner only. Removes and returns the newest element, or null if empty. Calls nothing but one CAS. */
   @SuppressWarnings("unchecked")
   public T pop() {
     long t = top - 1;
+    if (t < base) {
+      return null; // empty, and stays so: only the owner adds, and base only grows
+    }
     Object[] a = array;
-    TOP.setOpaque(this, t);
-    VarHandle.fullFence(); // order the top store before the base load (invariant 4)
+    top = t; // volatile store: ordered before the base load below (invariant 4)
     long b = base;
-    if (b > t) { // was empty
-      TOP.setOpaque(this, b);
+    int i = (int) t & (a.length - 1);
+    if (b < t) { // two or more: the top one is beyond every thief's reach
+      Object x = a[i];
+      a[i] = null;
+      return (T) x;
+    }
+    // Last element (b == t) or stolen meanwhile (b == t + 1). Restore top first, so that until the
+    // CAS below takes it the element is still in the deque (an error at that call loses nothing).
+    top = t + 1;
+    if (b > t) {
       return null;
     }
-    int i = (int) t & (a.length - 1);
-    Object x = SLOT.get(a, i);
-    if (b == t) { // last element: race a thief for it on base
-      boolean won = BASE.compareAndSet(this, b, b + 1);
-      TOP.setOpaque(this, b + 1);
-      if (!won) {
-        return null;
-      }
+    Object x = a[i];
+    if (!BASE.compareAndSet(this, b, b + 1)) {
+      return null;
     }
-    SLOT.setOpaque(a, i, null);
+    a[i] = null;
     return (T) x;
   }
 
@@ -185,8 +201,13 @@ public final class WorkDeque<T> {
       return LOST_RACE;
     }
     // We own x. Clear the slot only if it still holds x: after the ring wraps the owner may have
-    // pushed a newer element into the same physical slot.
-    SLOT.compareAndSet(a, i, x, null);
+    // pushed a newer element into the same physical slot. Clearing only helps the GC, so an
+    // overflow here must not lose x.
+    try {
+      SLOT.compareAndSet(a, i, x, null);
+    } catch (StackOverflowError e) {
+      // keep x reachable a little longer
+    }
     return x;
   }
 

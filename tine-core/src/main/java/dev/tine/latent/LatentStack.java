@@ -1,15 +1,54 @@
 package dev.tine.latent;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+
 /**
- * A worker's latent forks: forks recorded with plain stores, invisible to other threads, that the
- * owner either runs itself (an inline join: a direct call) or promotes, oldest first, into its
- * public deque when some worker is hungry.
+ * A worker's latent forks: forks recorded with plain stores, invisible to thieves, that the owner
+ * either runs itself (an inline join: a direct call) or promotes, oldest first, into its public
+ * deque when some worker is hungry.
  *
- * <p>Owner-only; no field is read by any other thread. Entries {@code [bottom, top)} are latent;
- * {@code bottom} rises as entries are promoted. An entry is either a task ({@link #KIND_TASK}) or a
- * primitive join's second half: a function object in {@code items} and its argument in {@code
- * args} (the kind says which functional interface). Once a primitive-join entry is promoted, its
- * slot (below {@code bottom}) holds the job task that carries it, for the joiner to pick up.
+ * <p>Entries {@code [bottom, top)} are latent; {@code bottom} rises as entries are promoted. An
+ * entry is either a task ({@link #KIND_TASK}) or a primitive join's second half: a function object
+ * in {@code items} and its argument in {@code args} (the kind says which functional interface).
+ * Once a primitive-join entry is promoted, its slot (below {@code bottom}) holds the job task that
+ * carries it, for the joiner to pick up.
+ *
+ * <h2>Who touches it</h2>
+ *
+ * The owner, with plain loads and stores, except for one volatile read of {@code claim} at the
+ * start of each operation. Another thread touches it only through {@link #claimOldest}, and only
+ * while the owner is blocked (parked or waiting) outside Tine, so that forks made just before a
+ * {@code latch.await()} still run elsewhere. The claim protocol:
+ *
+ * <ol>
+ *   <li>The claimer CASes {@code claim} from OPEN or CLAIMED to CLAIMING (a full fence), then reads
+ *       the owner's thread state, and proceeds only if it is WAITING or TIMED_WAITING.
+ *   <li>Every owner operation starts by reading {@code claim}; if it is not OPEN the owner waits
+ *       while it is CLAIMING, then sets it back to OPEN ({@link #reconcile}). No owner operation
+ *       blocks between that read and its last access.
+ *   <li>So a claim cannot overlap an owner operation: if the owner read OPEN, that read precedes
+ *       the claimer's CAS, and the owner has been RUNNABLE since before it. HotSpot stores a
+ *       thread's RUNNABLE state when it leaves park/wait/sleep and then executes a full fence
+ *       before the thread runs Java code again (the native-call return path), so the claimer's
+ *       state read, which follows its CAS, sees RUNNABLE and backs off. Conversely, if the claimer
+ *       saw the owner blocked, the owner's first operation after waking sees CLAIMING or CLAIMED.
+ *   <li>The owner's writes before it blocked are visible to the claimer (the JVM fences on the way
+ *       into park/wait); the claimer's writes are visible to the owner through {@code claim}
+ *       (release store by the claimer, volatile read by the owner).
+ * </ol>
+ *
+ * BLOCKED (monitor entry) is not claimed: the JVM's monitor slow path does not promise that fence.
+ * Neither is a thread blocked in native I/O (its state is RUNNABLE); {@code managedBlock} is the
+ * API for blocking that Tine should know about.
+ *
+ * <h2>Errors inside</h2>
+ *
+ * A {@link StackOverflowError} can be thrown at any call, including one that this class makes; an
+ * interpreted {@link VarHandle} access is a call too. Every method that changes state therefore
+ * makes its calls first and then its stores, with no call among the stores (a "leaf" commit), so
+ * an overflow leaves the stack as it was before the operation. {@link #prepare} makes the calls of
+ * a push (rotation, settling); pops and commits call nothing.
  *
  * <p><b>Why the arrays are replaced now and then.</b> Storing a young object into an old array
  * takes G1's post-write barrier slow path on JDK 25, which includes a StoreLoad fence: measured
@@ -20,13 +59,11 @@ package dev.tine.latent;
  * <p><b>Why the indices fall back and the arrays shrink.</b> A promoted task leaves a dead slot
  * below {@code bottom}, and {@code top} cannot pop below {@code bottom}, so with each promotion
  * made at the stack's low point the live range crept up by one slot, for good. Over a long-lived
- * pool (thousands of promotions per run of Lea's LU) the arrays doubled until they were
- * humongous: G1 allocates those in the old generation, so every push took the slow write barrier
- * again, and every rotation was a humongous allocation. Measured in one bench JVM, after LU at
- * paper size: quicksort p=2 Tine/JDK 1.82, fork-every fib(40) p=2 slower than p=1. So when the
- * latent range empties, {@code bottom} and {@code top} fall back over dead slots (a primitive
- * join's placeholder is not dead: its joiner still reads it), and a rotation halves arrays that
- * are mostly unused.
+ * pool the arrays doubled until they were humongous: G1 allocates those in the old generation, so
+ * every push took the slow write barrier again (after paper-size LU in one bench JVM: quicksort
+ * p=2 Tine/JDK 1.82). So when a push finds the latent range empty, {@code bottom} and {@code top}
+ * first fall back over dead slots (a primitive join's placeholder is not dead: its joiner still
+ * reads it), and a rotation halves arrays that are mostly unused.
  *
  * <p>Public only so the runtime's packages can share it; the module does not export it.
  */
@@ -39,12 +76,35 @@ public final class LatentStack {
 
   static final int INITIAL_CAPACITY = 64;
 
+  private static final int OPEN = 0, CLAIMING = 1, CLAIMED = 2;
+
+  private static final VarHandle CLAIM;
+
+  static {
+    try {
+      CLAIM = MethodHandles.lookup().findVarHandle(LatentStack.class, "claim", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
   private Object[] items = new Object[INITIAL_CAPACITY];
   private long[] args = new long[INITIAL_CAPACITY];
   private byte[] kinds = new byte[INITIAL_CAPACITY];
   private int bottom;
   private int top;
   private int pushes;
+
+  /** OPEN, CLAIMING (a claimer is taking entries) or CLAIMED (entries were taken; owner resets). */
+  private volatile int claim;
+
+  /** What a claimer turns a claimed entry into: the task itself, or a job for a function. */
+  public interface Promoter {
+    Object promote(Object item, long arg, int kind);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Owner: push
 
   /** Records a task fork; returns its slot. */
   public int pushTask(Object task) {
@@ -65,8 +125,18 @@ public final class LatentStack {
     return t;
   }
 
+  /**
+   * Everything a push must do before its stores: claims, settling, rotation. Each of these leaves
+   * a consistent stack if an error stops it halfway.
+   */
   private int prepare() {
+    if (claim != OPEN) {
+      reconcile();
+    }
     int t = top;
+    if (t == bottom && t != 0) {
+      t = settle();
+    }
     if (++pushes >= ROTATE_EVERY || t == items.length) {
       int capacity = items.length;
       if (t == capacity) {
@@ -83,57 +153,81 @@ public final class LatentStack {
 
   /**
    * The latent range is empty: let {@code bottom} and {@code top} fall back over the dead slots
-   * that promoted tasks left below it (null items), stopping at a live primitive-join
+   * that promoted or claimed tasks left below it (null items), stopping at a live primitive-join
    * placeholder. Entries keep their slots: only unused indices are reclaimed.
    */
-  private void settle() {
+  private int settle() {
     int b = bottom;
     while (b > 0 && items[b - 1] == null) {
       b--;
     }
     bottom = b;
     top = b;
+    return b;
   }
 
   /** Moves the live slots to fresh arrays (young, see above), growing if asked. */
   private void rotate(int capacity) {
-    pushes = 0;
     Object[] ni = new Object[capacity];
     long[] na = new long[capacity];
     byte[] nk = new byte[capacity];
     System.arraycopy(items, 0, ni, 0, top);
     System.arraycopy(args, 0, na, 0, top);
     System.arraycopy(kinds, 0, nk, 0, top);
-    items = ni;
+    items = ni; // the commit: three stores, no call among them
     args = na;
     kinds = nk;
+    pushes = 0;
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Owner: read and pop
+
   public int top() {
+    if (claim != OPEN) {
+      reconcile();
+    }
     return top;
   }
 
   public int bottom() {
+    if (claim != OPEN) {
+      reconcile();
+    }
     return bottom;
   }
 
-  /** True if slot {@code i} is still latent (not promoted). */
+  /** True if slot {@code i} is still latent (not promoted or claimed). */
   public boolean isLatent(int i) {
+    if (claim != OPEN) {
+      reconcile();
+    }
     return i >= bottom && i < top;
   }
 
   /** Number of latent entries. */
   public int size() {
+    if (claim != OPEN) {
+      reconcile();
+    }
     return top - bottom;
   }
 
-  /** The newest latent entry's item, or null if none is latent. */
-  public Object peekItem() {
-    return top > bottom ? items[top - 1] : null;
+  /** The newest latent entry's item if it is a task, else null. */
+  public Object peekTask() {
+    if (claim != OPEN) {
+      reconcile();
+    }
+    int t = top - 1;
+    return t >= bottom && kinds[t] == KIND_TASK ? items[t] : null;
   }
 
-  public int peekKind() {
-    return kinds[top - 1];
+  /** True if {@code slot} is the newest entry and still latent: the primitive join's fast path. */
+  public boolean isTopLatent(int slot) {
+    if (claim != OPEN) {
+      reconcile();
+    }
+    return top == slot + 1 && slot >= bottom;
   }
 
   public Object item(int i) {
@@ -148,34 +242,33 @@ public final class LatentStack {
     return kinds[i];
   }
 
-  /** Drops the newest entry, which is latent (the caller checked). */
+  /** Drops the newest entry, which is latent (the caller checked). Calls nothing. */
   public void dropTop() {
-    int t = --top;
+    int t = top - 1;
     items[t] = null;
-    if (t == bottom && t != 0) {
-      settle();
-    }
+    top = t;
   }
 
   /**
    * Drops every slot at or above {@code i} (the joiner of slot {@code i} took it back). Slots
-   * below {@code bottom} that are dropped are promoted placeholders already consumed.
+   * below {@code bottom} that are dropped are promoted placeholders already consumed. Calls
+   * nothing.
    */
   public void truncate(int i) {
     for (int k = i; k < top; k++) {
       items[k] = null;
     }
     top = i;
-    if (bottom >= i) {
+    if (bottom > i) {
       bottom = i;
-      if (i != 0) {
-        settle();
-      }
     }
   }
 
   /** Removes and returns the newest latent entry's item if it is a task; else null. */
   public Object popTask() {
+    if (claim != OPEN) {
+      reconcile();
+    }
     int t = top - 1;
     if (t < bottom || kinds[t] != KIND_TASK) {
       return null;
@@ -183,34 +276,33 @@ public final class LatentStack {
     Object x = items[t];
     items[t] = null;
     top = t;
-    if (t == bottom && t != 0) {
-      settle(); // rare: only after a promotion left dead slots below
-    }
     return x;
   }
 
-  /**
-   * Takes the oldest latent entry for promotion and returns its slot, or -1 if none. The caller
-   * reads the item, kind and argument at that slot and, for a primitive-join entry, stores the
-   * job task there with {@link #setPromoted}; a task entry's slot is cleared here.
-   */
-  public int takeOldest() {
-    int b = bottom;
-    if (b >= top) {
-      return -1;
+  /** The slot of the oldest latent entry, or -1 if none; nothing changes until {@link #commitOldest}. */
+  public int oldest() {
+    if (claim != OPEN) {
+      reconcile();
     }
+    return bottom < top ? bottom : -1;
+  }
+
+  /**
+   * The oldest entry (slot {@code b}, from {@link #oldest}) was promoted: it leaves the latent
+   * range. {@code placeholder} is the job a primitive-join entry became (its joiner finds it
+   * here), or null for a task, whose slot becomes dead. Calls nothing.
+   */
+  public void commitOldest(int b, Object placeholder) {
+    items[b] = placeholder;
     bottom = b + 1;
-    return b;
   }
 
-  /** A promoted task entry: forget it (the deque has it now). */
-  public void clear(int i) {
-    items[i] = null;
-  }
-
-  /** A promoted primitive-join entry: keep its job task for the joiner. */
-  public void setPromoted(int i, Object job) {
-    items[i] = job;
+  /** Owner, with no frame of a join above it (the worker's run loop): forget every slot. */
+  public void clearAll() {
+    if (claim != OPEN) {
+      reconcile();
+    }
+    truncate(0);
   }
 
   /** Array capacity (for tests). */
@@ -220,11 +312,103 @@ public final class LatentStack {
 
   /** True if {@code x} is one of the latent entries (linear; for rare operations only). */
   public boolean containsLatent(Object x) {
+    if (claim != OPEN) {
+      reconcile();
+    }
     for (int i = bottom; i < top; i++) {
       if (items[i] == x && kinds[i] == KIND_TASK) {
         return true;
       }
     }
     return false;
+  }
+
+  /**
+   * Owner: a claimer took, or is taking, entries while we were blocked. Wait for it to finish (a
+   * few stores), then reopen. Spins and yields rather than parking: parking would make us look
+   * blocked again.
+   */
+  private void reconcile() {
+    for (int spins = 0; ; spins++) {
+      int c = claim;
+      if (c == OPEN) {
+        return;
+      }
+      if (c == CLAIMED && CLAIM.compareAndSet(this, CLAIMED, OPEN)) {
+        return;
+      }
+      if (spins < 64) {
+        Thread.onSpinWait();
+      } else {
+        Thread.yield();
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Another thread: claims while the owner is blocked
+
+  /**
+   * A racy hint, for any thread: the owner may have latent entries. A true answer is only worth
+   * checking with {@link #claimOldest}.
+   */
+  public boolean mayHaveEntries() {
+    return top > bottom;
+  }
+
+  /**
+   * Any thread but the owner: if {@code owner} is blocked (WAITING or TIMED_WAITING), takes the
+   * oldest latent entry and returns what {@code promoter} made of it; else null. See the class
+   * comment for the protocol. The claimed task is no longer latent for the owner, who finds it
+   * gone (a task) or finds the job in its slot (a primitive join).
+   */
+  public Object claimOldest(Thread owner, Promoter promoter) {
+    int c = claim;
+    if (c == CLAIMING || !CLAIM.compareAndSet(this, c, CLAIMING)) {
+      return null;
+    }
+    int after = c; // restored below whatever happens: the owner waits while CLAIMING
+    Object taken = null;
+    try {
+      Thread.State st = owner.getState();
+      int b = bottom;
+      if ((st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING) && b < top) {
+        int kind = kinds[b];
+        Object made = promoter.promote(items[b], args[b], kind); // may allocate: before any store
+        items[b] = kind == KIND_TASK ? null : made; // the commit: stores only
+        bottom = b + 1;
+        after = CLAIMED;
+        taken = made;
+      }
+    } finally {
+      claim = after; // a release store: publishes the commit to the owner's next operation
+    }
+    return taken;
+  }
+
+  /** Whether blocked owners' entries may be claimed on this JVM (see the class comment). */
+  public static boolean claimsSupported() {
+    return ClaimSupport.SUPPORTED;
+  }
+
+  private static final class ClaimSupport {
+    /**
+     * -XX:+UseSystemMemoryBarrier makes HotSpot drop the fence this protocol relies on (it uses
+     * an OS-wide barrier from the VM's side instead); the claim is then not safe, so it is off.
+     */
+    static final boolean SUPPORTED = !usesSystemMemoryBarrier();
+
+    private static boolean usesSystemMemoryBarrier() {
+      try {
+        for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+          if (arg.startsWith("-XX:+UseSystemMemoryBarrier")) {
+            return true;
+          }
+        }
+        return false;
+      } catch (RuntimeException | Error e) {
+        return true; // cannot tell: do not claim
+      }
+    }
   }
 }

@@ -28,7 +28,8 @@ public final class WorkerCounters {
       PROMOTIONS = 11,
       PROMOTED_STOLEN = 12,
       INLINE_JOINS = 13,
-      COUNT = 14;
+      CLAIMS = 14,
+      COUNT = 15;
 
   @SuppressWarnings("unused")
   private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
@@ -55,6 +56,8 @@ public final class WorkerCounters {
    * not also counted in {@link #executed} and {@link #joins}; {@link #read} adds them in.
    */
   public long inlineJoins;
+  /** Latent forks taken from a worker that was blocked outside Tine (see LatentStack). */
+  public long claims;
 
   @SuppressWarnings("unused")
   private long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
@@ -76,5 +79,6 @@ public final class WorkerCounters {
     out[PROMOTIONS] = promotions;
     out[PROMOTED_STOLEN] = promotedStolen;
     out[INLINE_JOINS] = inlineJoins;
+    out[CLAIMS] = claims;
   }
 }
