@@ -735,6 +735,12 @@ final class Worker extends Thread {
       Task<?> j = v.joining; // the thief is itself waiting: help whoever has what it waits for
       v = j == null ? null : j.stealer();
     }
+    // The chain has nothing public. A thief blocked outside Tine may hold the target's pieces as
+    // latent forks: claim one (from any blocked worker: the chain may pass through them).
+    if (claims) {
+      Worker[] ws = pool.workers;
+      return claimFromBlocked(ws, (nextRandom() & Integer.MAX_VALUE) % ws.length);
+    }
     return null;
   }
 
