@@ -275,34 +275,21 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   @Override
   public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-    List<Task<T>> fs = adaptAll(tasks);
-    try {
-      for (Task<T> f : fs) {
-        externalPush(f);
-      }
-      for (Task<T> f : fs) {
-        if (!f.isDone()) {
-          try {
-            f.get();
-          } catch (ExecutionException | CancellationException ignored) {
-            // reported by that future
-          }
-        }
-      }
-      return new ArrayList<>(fs);
-    } catch (Throwable t) {
-      cancelAll(fs);
-      throw t;
-    }
+    return invokeAllUntil(tasks, 0L);
   }
 
   /** As {@link #invokeAll(Collection)}; tasks not done at the timeout are cancelled. */
   @Override
   public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException {
-    long nanos = unit.toNanos(timeout);
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    return invokeAllUntil(tasks, deadline == 0L ? 1L : deadline);
+  }
+
+  /** @param deadline a nanoTime, or 0 for none */
+  private <T> List<Future<T>> invokeAllUntil(Collection<? extends Callable<T>> tasks, long deadline)
+      throws InterruptedException {
     List<Task<T>> fs = adaptAll(tasks);
-    long deadline = System.nanoTime() + nanos;
     try {
       for (Task<T> f : fs) {
         externalPush(f);
@@ -310,7 +297,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       for (Task<T> f : fs) {
         if (!f.isDone()) {
           try {
-            f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            if (deadline == 0L) {
+              f.get();
+            } else {
+              f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+            }
           } catch (ExecutionException | CancellationException ignored) {
             // reported by that future
           } catch (TimeoutException e) {

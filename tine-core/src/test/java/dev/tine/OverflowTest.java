@@ -124,24 +124,6 @@ class OverflowTest {
     }
   }
 
-  static final class Fib extends Task<Long> {
-    final int n;
-
-    Fib(int n) {
-      this.n = n;
-    }
-
-    @Override
-    protected Long compute() {
-      if (n < 2) {
-        return (long) n;
-      }
-      Fib f = new Fib(n - 2);
-      f.fork();
-      return new Fib(n - 1).compute() + f.join();
-    }
-  }
-
   static long fibJoin(int n) {
     return n < 2 ? n : Tine.joinLong(OverflowTest::fibJoin, n - 1, OverflowTest::fibJoin, n - 2, Long::sum);
   }
@@ -169,7 +151,7 @@ class OverflowTest {
       }
       // Still fully usable, and exact.
       for (int round = 0; round < 20; round++) {
-        assertEquals(10946L, pool.submit(new Fib(21)).get(60, TimeUnit.SECONDS));
+        assertEquals(10946L, pool.submit(new Programs.Fib(21)).get(60, TimeUnit.SECONDS));
         assertEquals(6765L, pool.submit(Task.of(() -> fibJoin(20))).get(60, TimeUnit.SECONDS));
         long sum = pool.submit(Task.of(() -> Tine.reduceLong(0, 100_000, 0L, i -> i, Long::sum))).get(60, TimeUnit.SECONDS);
         assertEquals(100_000L * 99_999 / 2, sum);
