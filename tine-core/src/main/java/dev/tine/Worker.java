@@ -524,7 +524,7 @@ final class Worker extends Thread {
 
   /** Inside {@link Task#execLatent}: take the newest latent task off, and restock the deque. */
   void takeLatentTop() {
-    latent.popTask();
+    latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
     if (stockDeque && deque.size() == 0 && latent.size() > 0) {
       offer(); // joins, like forks, are where a worker restocks its deque
     }

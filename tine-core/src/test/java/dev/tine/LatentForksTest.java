@@ -223,13 +223,18 @@ class LatentForksTest {
     }
   }
 
+  /**
+   * A promoted fork that a thief is running can be cancelled: its joiner sees the cancellation at
+   * once, and the running body still ends normally, exactly once (it is not lost or rerun).
+   */
   @Test
-  void cancellationOfPromotedFork() {
+  void cancellationOfPromotedFork() throws Exception {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       CountDownLatch release = new CountDownLatch(1);
-      AtomicInteger completed = new AtomicInteger();
+      AtomicInteger started = new AtomicInteger(), completed = new AtomicInteger();
       String r = pool.invoke(Task.of(() -> {
         Task<Long> f = Task.of(() -> {
+          started.incrementAndGet();
           try {
             release.await();
           } catch (InterruptedException e) {
@@ -240,14 +245,22 @@ class LatentForksTest {
         }).fork();
         awaitPromotion(f); // the other worker is idle, hence hungry: the fork is promoted
         assertTrue(f.wasPromoted());
+        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+        while (started.get() == 0 && System.nanoTime() < deadline) {
+          Thread.onSpinWait(); // the idle worker steals and starts it
+        }
+        assertEquals(1, started.get(), "the thief started the fork");
         assertTrue(f.cancel(), "a promoted fork, queued or running, can be cancelled");
-        release.countDown();
         assertThrows(CancellationException.class, f::join);
         assertTrue(f.isCancelled());
+        release.countDown();
         return "ok";
       }));
       assertEquals("ok", r);
-      assertTrue(completed.get() <= 1);
+      pool.shutdown();
+      assertTrue(pool.awaitTermination(20, java.util.concurrent.TimeUnit.SECONDS));
+      assertEquals(1, started.get());
+      assertEquals(1, completed.get(), "the running body ends normally, once");
     }
   }
 

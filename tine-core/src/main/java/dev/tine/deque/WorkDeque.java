@@ -42,10 +42,11 @@ import java.lang.invoke.VarHandle;
  *
  * A {@link StackOverflowError} can be thrown at any call, and an interpreted {@link VarHandle}
  * access is a call. So every prefix of each operation leaves a valid deque: push writes the slot
- * (invisible above {@code top}) and then publishes with one store; pop changes {@code top} and
- * slots with plain and volatile field stores (no calls) and, on the last element, restores {@code
- * top} before the CAS on {@code base}, so the element stays in the deque until that one call takes
- * it; a thief's only commit is its CAS, and clearing the slot afterwards is optional.
+ * (invisible above {@code top}) and then publishes with one store; pop's only calls after it
+ * lowers {@code top} are the fence, whose handler puts {@code top} back, and, on the last element,
+ * the CAS on {@code base}, before which it restores {@code top}, so the element stays in the deque
+ * until that one call takes it; a thief's only commit is its CAS, and clearing the slot afterwards
+ * is optional.
  *
  * @param <T> element type
  */
@@ -78,9 +79,7 @@ public final class WorkDeque<T> {
   private long p00, p01, p02, p03, p04, p05, p06, p07;
 
   private volatile long base;
-  // Written by the owner only; read by thieves with acquire. Volatile so that pop's store to it is
-  // a StoreLoad fence without a call (see "Errors inside").
-  private volatile long top;
+  private long top; // written by the owner only; read by thieves with acquire
   private Object[] array; // replaced by the owner only; read by thieves with acquire
 
   @SuppressWarnings("unused")
@@ -132,7 +131,11 @@ public final class WorkDeque<T> {
     return a;
   }
 
-  /** Owner only. Removes and returns the newest element, or null if empty. Calls nothing but one CAS. */
+  /**
+   * Owner only. Removes and returns the newest element, or null if empty. After its first store
+   * it calls only the fence (an overflow there restores {@code top} in the handler, a plain store)
+   * and the last element's CAS (preceded by restoring {@code top}): see "Errors inside".
+   */
   @SuppressWarnings("unchecked")
   public T pop() {
     long t = top - 1;
@@ -140,7 +143,13 @@ public final class WorkDeque<T> {
       return null; // empty, and stays so: only the owner adds, and base only grows
     }
     Object[] a = array;
-    top = t; // volatile store: ordered before the base load below (invariant 4)
+    TOP.setOpaque(this, t);
+    try {
+      VarHandle.fullFence(); // order the top store before the base load (invariant 4)
+    } catch (StackOverflowError e) {
+      top = t + 1; // nothing taken
+      throw e;
+    }
     long b = base;
     int i = (int) t & (a.length - 1);
     if (b < t) { // two or more: the top one is beyond every thief's reach
@@ -149,7 +158,8 @@ public final class WorkDeque<T> {
       return (T) x;
     }
     // Last element (b == t) or stolen meanwhile (b == t + 1). Restore top first, so that until the
-    // CAS below takes it the element is still in the deque (an error at that call loses nothing).
+    // CAS below takes it the element is still in the deque (an error at that call loses nothing);
+    // the CAS orders this plain store before it.
     top = t + 1;
     if (b > t) {
       return null;

@@ -16,8 +16,8 @@ import java.lang.invoke.VarHandle;
  *
  * <h2>Who touches it</h2>
  *
- * The owner, with plain loads and stores, except for one volatile read of {@code claim} at the
- * start of each operation. Another thread touches it only through {@link #claimOldest}, and only
+ * The owner, with plain loads and stores, except for one opaque read of {@code claim} at the
+ * start of each operation (a plain load on x86 and ARM; opaque so that it is really made). Another thread touches it only through {@link #claimOldest}, and only
  * while the owner is blocked (parked or waiting) outside Tine, so that forks made just before a
  * {@code latch.await()} still run elsewhere. The claim protocol:
  *
@@ -26,7 +26,11 @@ import java.lang.invoke.VarHandle;
  *       the owner's thread state, and proceeds only if it is WAITING or TIMED_WAITING.
  *   <li>Every owner operation starts by reading {@code claim}; if it is not OPEN the owner waits
  *       while it is CLAIMING, then sets it back to OPEN ({@link #reconcile}). No owner operation
- *       blocks between that read and its last access.
+ *       blocks between that read and its last access. The read is opaque: a load of a field that
+ *       reads OPEN proves no claim was made since the last reconcile (a claim leaves CLAIMED until
+ *       the owner resets it), and a claimer that starts later finds the owner RUNNABLE and backs
+ *       off without writing, so the owner's other loads may move around it freely; reconcile's
+ *       CAS is what makes the claimer's writes visible.
  *   <li>So a claim cannot overlap an owner operation: if the owner read OPEN, that read precedes
  *       the claimer's CAS, and the owner has been RUNNABLE since before it. HotSpot stores a
  *       thread's RUNNABLE state when it leaves park/wait/sleep and then executes a full fence
@@ -130,7 +134,7 @@ public final class LatentStack {
    * a consistent stack if an error stops it halfway.
    */
   private int prepare() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     int t = top;
@@ -184,14 +188,14 @@ public final class LatentStack {
   // Owner: read and pop
 
   public int top() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return top;
   }
 
   public int bottom() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return bottom;
@@ -199,7 +203,7 @@ public final class LatentStack {
 
   /** True if slot {@code i} is still latent (not promoted or claimed). */
   public boolean isLatent(int i) {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return i >= bottom && i < top;
@@ -207,7 +211,7 @@ public final class LatentStack {
 
   /** Number of latent entries. */
   public int size() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return top - bottom;
@@ -215,7 +219,7 @@ public final class LatentStack {
 
   /** The newest latent entry's item if it is a task, else null. */
   public Object peekTask() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     int t = top - 1;
@@ -224,7 +228,7 @@ public final class LatentStack {
 
   /** True if {@code slot} is the newest entry and still latent: the primitive join's fast path. */
   public boolean isTopLatent(int slot) {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return top == slot + 1 && slot >= bottom;
@@ -244,9 +248,7 @@ public final class LatentStack {
 
   /** Drops the newest entry, which is latent (the caller checked). Calls nothing. */
   public void dropTop() {
-    int t = top - 1;
-    items[t] = null;
-    top = t;
+    dropPeekedTask();
   }
 
   /**
@@ -264,9 +266,19 @@ public final class LatentStack {
     }
   }
 
+  /**
+   * Drops the newest entry, a task the caller has just seen with {@link #peekTask} (no blocking
+   * in between, so no claim can have happened: claims wait for the owner to block). Calls nothing.
+   */
+  public void dropPeekedTask() {
+    int t = top - 1;
+    items[t] = null;
+    top = t;
+  }
+
   /** Removes and returns the newest latent entry's item if it is a task; else null. */
   public Object popTask() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     int t = top - 1;
@@ -281,7 +293,7 @@ public final class LatentStack {
 
   /** The slot of the oldest latent entry, or -1 if none; nothing changes until {@link #commitOldest}. */
   public int oldest() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return bottom < top ? bottom : -1;
@@ -299,7 +311,7 @@ public final class LatentStack {
 
   /** Owner, with no frame of a join above it (the worker's run loop): forget every slot. */
   public void clearAll() {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     truncate(0);
@@ -312,7 +324,7 @@ public final class LatentStack {
 
   /** True if {@code x} is one of the latent entries (linear; for rare operations only). */
   public boolean containsLatent(Object x) {
-    if (claim != OPEN) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     for (int i = bottom; i < top; i++) {
