@@ -2,6 +2,7 @@ package dev.tine;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.RunnableFuture;
+import java.util.concurrent.locks.LockSupport;
 
 /** Tasks that wrap what {@code ExecutorService} users hand to a {@link WorkStealingPool}. */
 final class Adapters {
@@ -15,6 +16,9 @@ final class Adapters {
   static final class CallableTask<T> extends Task<T> implements RunnableFuture<T>, Submitted {
     private final Callable<T> callable;
 
+    /** A thread waiting for a group of these (timed invokeAll/invokeAny), unparked as each ends. */
+    volatile Thread waiter;
+
     CallableTask(Callable<T> callable) {
       this.callable = callable;
     }
@@ -27,6 +31,11 @@ final class Adapters {
         throw e;
       } catch (Exception e) {
         throw Adapters.<RuntimeException>sneaky(e); // reported by get() as ExecutionException(e)
+      } finally {
+        Thread w = waiter;
+        if (w != null) {
+          LockSupport.unpark(w); // it rechecks; the status is set just after this returns
+        }
       }
     }
 

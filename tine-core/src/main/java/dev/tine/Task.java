@@ -367,7 +367,16 @@ public abstract class Task<V> implements Future<V> {
         V v = compute();
         finish(s, v, DONE);
       } catch (Throwable ex) {
-        failed(w, ex);
+        // No call before the task is recorded: a call here can overflow just as compute() did.
+        if (w != null && w.pendingCount < Worker.PENDING_MAX) {
+          int n = w.pendingCount;
+          w.pendingTasks[n] = this;
+          w.pendingErrors[n] = ex;
+          w.pendingCount = n + 1;
+          w.completePending(); // may overflow again: then a shallower frame finishes the job
+        } else {
+          completeFailed(ex);
+        }
       }
       s = status;
     }
@@ -387,22 +396,18 @@ public abstract class Task<V> implements Future<V> {
         finish(s, v, DONE);
       }
     } catch (Throwable ex) {
-      failed(w, ex);
+      // No call before the task is recorded: a call here can overflow just as compute() did.
+      if (w != null && w.pendingCount < Worker.PENDING_MAX) {
+        int n = w.pendingCount;
+        w.pendingTasks[n] = this;
+        w.pendingErrors[n] = ex;
+        w.pendingCount = n + 1;
+        w.completePending(); // may overflow again: then a shallower frame finishes the job
+      } else {
+        completeFailed(ex);
+      }
     }
     return status;
-  }
-
-  /** The handler of doExec and execLatent: calls nothing before the task is recorded. */
-  private void failed(Worker w, Throwable ex) {
-    if (w != null && w.pendingCount < Worker.PENDING_MAX) {
-      int n = w.pendingCount;
-      w.pendingTasks[n] = this;
-      w.pendingErrors[n] = ex;
-      w.pendingCount = n + 1;
-      w.completePending(); // may overflow again: then a shallower frame finishes the job
-    } else {
-      completeFailed(ex);
-    }
   }
 
   /**
@@ -468,12 +473,13 @@ public abstract class Task<V> implements Future<V> {
    * @return false if the task already completed (cancelled by its owner): do not push it
    */
   final boolean markPromoted() {
-    int s = status;
-    if (s < 0) {
-      return false;
+    for (int s; (s = status) >= 0; ) {
+      // A CAS, not a store: a task claimed from a blocked owner may already have a waiter's SIGNAL.
+      if (STATUS.compareAndSet(this, s, (s & ~LATENT) | PROMOTED)) {
+        return true;
+      }
     }
-    STATUS.setRelease(this, (s & ~LATENT) | PROMOTED);
-    return true;
+    return false;
   }
 
   final boolean wasPromoted() {

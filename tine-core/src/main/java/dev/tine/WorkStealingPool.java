@@ -289,8 +289,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /** @param deadline a nanoTime, or 0 for none */
   private <T> List<Future<T>> invokeAllUntil(Collection<? extends Callable<T>> tasks, long deadline)
       throws InterruptedException {
-    List<Task<T>> fs = adaptAll(tasks);
+    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
     try {
+      if (deadline != 0L && Thread.currentThread() instanceof Worker w && w.pool == this) {
+        // Joining would run a candidate here, and it might block past the deadline.
+        if (!awaitGroup(fs, deadline, false)) {
+          cancelAll(fs);
+        }
+        return new ArrayList<>(fs);
+      }
       for (Task<T> f : fs) {
         externalPush(f);
       }
@@ -341,12 +348,96 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       return super.invokeAny(tasks, timeout, unit);
     }
     long deadline = System.nanoTime() + unit.toNanos(timeout);
-    return invokeAnyHelping(tasks, deadline == 0L ? 1L : deadline);
+    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
+    if (fs.isEmpty()) {
+      throw new IllegalArgumentException("no tasks");
+    }
+    try {
+      // Joining would run a candidate here, and it might block past the deadline.
+      awaitGroup(fs, deadline == 0L ? 1L : deadline, true);
+      ExecutionException last = null;
+      for (Task<T> f : fs) {
+        if (f.isDone()) {
+          try {
+            return f.get();
+          } catch (ExecutionException e) {
+            last = e;
+          } catch (CancellationException e) {
+            last = new ExecutionException(e);
+          }
+        }
+      }
+      for (Task<T> f : fs) {
+        if (!f.isDone()) {
+          throw new TimeoutException("no task completed normally within " + timeout + " " + unit);
+        }
+      }
+      throw last;
+    } finally {
+      cancelAll(fs);
+    }
+  }
+
+  /**
+   * From a worker of this pool: submits the group and waits, as a managed block (the pool runs a
+   * spare worker meanwhile, so the group runs even at parallelism 1), until every task is done, or
+   * with {@code any} until one completed normally, or until the deadline.
+   *
+   * @return false at the deadline
+   */
+  private <T> boolean awaitGroup(List<Adapters.CallableTask<T>> fs, long deadline, boolean any)
+      throws InterruptedException {
+    Thread me = Thread.currentThread();
+    for (Adapters.CallableTask<T> f : fs) {
+      f.waiter = me;
+    }
+    for (Task<T> f : fs) {
+      externalPush(f);
+    }
+    ManagedBlocker group = new ManagedBlocker() {
+      @Override
+      public boolean isReleasable() {
+        boolean all = true;
+        for (Task<T> f : fs) {
+          if (!f.isDone()) {
+            all = false;
+          } else if (any && !f.isCompletedAbnormally()) {
+            return true;
+          }
+        }
+        return all || deadline - System.nanoTime() <= 0L;
+      }
+
+      @Override
+      public boolean block() throws InterruptedException {
+        for (int i = 0; i < 64 && !isReleasable(); i++) {
+          Thread.onSpinWait(); // a task that just unparked us sets its status a moment later
+        }
+        if (!isReleasable()) {
+          LockSupport.parkNanos(this, Math.min(1_000_000L, Math.max(1L, deadline - System.nanoTime())));
+        }
+        if (Thread.interrupted()) {
+          throw new InterruptedException();
+        }
+        return isReleasable();
+      }
+    };
+    managedBlock(group);
+    return deadline - System.nanoTime() > 0L || allDone(fs);
+  }
+
+  private static boolean allDone(List<? extends Task<?>> fs) {
+    for (Task<?> f : fs) {
+      if (!f.isDone()) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private <T> T invokeAnyHelping(Collection<? extends Callable<T>> tasks, long deadline)
       throws InterruptedException, ExecutionException, TimeoutException {
-    List<Task<T>> fs = adaptAll(tasks);
+    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
     if (fs.isEmpty()) {
       throw new IllegalArgumentException("no tasks");
     }
@@ -370,8 +461,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
   }
 
-  private static <T> List<Task<T>> adaptAll(Collection<? extends Callable<T>> tasks) {
-    List<Task<T>> fs = new ArrayList<>(tasks.size());
+  private static <T> List<Adapters.CallableTask<T>> adaptAll(Collection<? extends Callable<T>> tasks) {
+    List<Adapters.CallableTask<T>> fs = new ArrayList<>(tasks.size());
     for (Callable<T> c : tasks) {
       fs.add(new Adapters.CallableTask<>(Objects.requireNonNull(c, "a task is null")));
     }

@@ -80,6 +80,9 @@ final class Worker extends Thread {
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
+    // Initialize the job class now: a promotion allocates one between reading the oldest latent
+    // entry and committing it, and a class-initialization wait there would look like blocking.
+    new Jobs.Job(null, 0L, Jobs.RUNNABLE);
   }
 
   final WorkStealingPool pool;
@@ -163,9 +166,14 @@ final class Worker extends Thread {
         if (hungerOwed != 0) {
           repayHunger();
         }
-        Task<?> t = popOwn(true);
-        if (t == null) {
-          t = scan();
+        Task<?> t;
+        try {
+          t = popOwn(true);
+          if (t == null) {
+            t = scan();
+          }
+        } catch (Throwable e) { // an OutOfMemoryError claiming or starting a worker, say
+          t = inHand; // whatever was taken before it is in hand
         }
         if (t != null) {
           if (idleRounds != 0) {
@@ -306,8 +314,19 @@ final class Worker extends Thread {
     }
   }
 
-  /** Promotes every latent fork: before blocking, so that others can run them meanwhile. */
+  /**
+   * Promotes every latent fork: before blocking, so that others can run them meanwhile. A task an
+   * earlier error left in hand is published first (otherwise no promotion happens).
+   */
   void publishAll() {
+    Task<?> h = inHand;
+    if (h != null && h.markPromoted()) {
+      int before = deque.push(h);
+      inHand = null;
+      signalIfFirst(before);
+    } else if (h != null) {
+      inHand = null; // already complete: nothing to run
+    }
     while (promoteOldest()) {
       // oldest first
     }
@@ -678,12 +697,18 @@ final class Worker extends Thread {
    * promoted or claimed, and its job task is returned for the caller to join.
    */
   Jobs.Job reclaim(int slot) {
+    Task<?> h = inHand;
+    if (h != null) {
+      runTask(h); // left in hand by an error: it runs before anything else
+    }
     while (latent.top() > slot + 1) {
       Object x = latent.popTask();
       if (x == null) {
         break; // a dead primitive-join entry above ours (its join was cut short): dropped below
       }
-      runTask((Task<?>) x);
+      Task<?> t = (Task<?>) x;
+      inHand = t; // no call since the pop
+      runTask(t);
     }
     if (latent.isLatent(slot)) {
       latent.truncate(slot);
@@ -764,6 +789,17 @@ final class Worker extends Thread {
   private boolean sleep() {
     SLEEP_STATE.setVolatile(this, SLEEPING);
     pool.addSleepers(1);
+    try {
+      return sleepRegistered();
+    } catch (Throwable e) { // an OutOfMemoryError claiming, say: leave the sleeper count right
+      if (sleepState != RETIRED) {
+        unregister();
+      }
+      throw e;
+    }
+  }
+
+  private boolean sleepRegistered() {
     if (pool.isStopping()) {
       unregister();
       return false;

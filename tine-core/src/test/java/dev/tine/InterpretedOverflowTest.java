@@ -1,0 +1,125 @@
+package dev.tine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Overflows aimed at the runtime's own calls, in the interpreter, where every {@code VarHandle}
+ * access and every small method is a call that can overflow (compiled code inlines most of them,
+ * so {@link OverflowTest} rarely lands there). A child JVM runs {@link #main} under {@code -Xint}:
+ * at the deepest depth where two forks still succeed, it joins the first fork from 0..120 extra
+ * frames down, catching the overflow, so the overflow sweeps the join's slow path call by call.
+ * Every fork must complete.
+ *
+ * <p>Planted bug it catches (found by review, lost 7 of 727 forks on every run): a failure handler
+ * in {@code Task.doExec} that calls a method before recording the task in the pending list, and a
+ * {@code Worker.reclaim} that overwrites a task left in hand.
+ */
+class InterpretedOverflowTest {
+  static final Task<?>[] forks = new Task<?>[100_000];
+  static int forked;
+
+  static final class Leaf extends Task<Long> {
+    @Override
+    protected Long compute() {
+      return 1L;
+    }
+  }
+
+  static long pad(int n, int k) {
+    if (n > 0) {
+      return pad(n - 1, k) + 1;
+    }
+    Leaf a = new Leaf(), b = new Leaf();
+    a.fork();
+    b.fork();
+    forks[forked++] = a;
+    forks[forked++] = b;
+    try {
+      joinAt(k, a);
+    } catch (StackOverflowError e) {
+      // expected: the point is where it struck
+    }
+    return 0;
+  }
+
+  static void joinAt(int k, Task<?> a) {
+    if (k > 0) {
+      joinAt(k - 1, a);
+      return;
+    }
+    a.join();
+  }
+
+  /** The child JVM: prints "forks N lost M". */
+  public static void main(String[] args) throws Exception {
+    int p = Integer.parseInt(args[0]);
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+      int n = 20_000;
+      for (; n > 0; n--) { // the deepest depth at which both forks succeed
+        int before = forked;
+        int nn = n;
+        try {
+          pool.invoke(Task.of(() -> pad(nn, 0)));
+        } catch (StackOverflowError e) {
+          // too deep
+        }
+        if (forked > before) {
+          break;
+        }
+      }
+      for (int d = n; d > n - 6; d--) {
+        for (int k = 0; k <= 120; k++) {
+          int dd = d, kk = k;
+          try {
+            pool.invoke(Task.of(() -> pad(dd, kk)));
+          } catch (StackOverflowError e) {
+            // delivered
+          }
+        }
+      }
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      int lost;
+      do {
+        lost = 0;
+        for (int i = 0; i < forked; i++) {
+          if (!forks[i].isDone()) {
+            lost++;
+          }
+        }
+      } while (lost > 0 && System.nanoTime() < deadline && sleep());
+      System.out.println("forks " + forked + " lost " + lost);
+    }
+  }
+
+  private static boolean sleep() throws InterruptedException {
+    Thread.sleep(50);
+    return true;
+  }
+
+  @ParameterizedTest(name = "p={0}")
+  @ValueSource(ints = {1, 2})
+  void everyForkCompletesWhenOverflowsHitTheRuntimesCalls(int p) throws IOException, InterruptedException {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xint", "-Xss1m",
+        "-cp", System.getProperty("java.class.path"), InterpretedOverflowTest.class.getName(), String.valueOf(p)));
+    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+    assertTrue(proc.waitFor(120, TimeUnit.SECONDS), "child JVM finished");
+    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    assertEquals(0, proc.exitValue(), out);
+    String last = out.substring(out.lastIndexOf('\n') + 1);
+    assertTrue(last.startsWith("forks "), out);
+    String[] w = last.split(" ");
+    assertTrue(Integer.parseInt(w[1]) > 500, "enough forks to matter: " + last);
+    assertEquals("0", w[3], "forks that never completed: " + last);
+  }
+}
