@@ -1196,4 +1196,19 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       return s;
     }
   }
+
+  // --- test hooks (jcstress) ---
+  // Package-private entry points for the tests in tine-jcstress (package dev.tine); nothing in
+  // the runtime calls them, and they change no behaviour.
+
+  /**
+   * jcstress only: counts {@code n} more live workers, with the vacancy bookkeeping that {@link
+   * #tryStartWorker} does, but starts no thread (the test installs unstarted workers itself).
+   */
+  void addLiveWorkersForTest(int n) {
+    synchronized (lock) {
+      long c = (long) CTL.getAndAdd(this, n * LIVE_UNIT);
+      adjustVacancy(live(c), live(c) + n);
+    }
+  }
 }

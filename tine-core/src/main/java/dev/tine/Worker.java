@@ -865,4 +865,13 @@ final class Worker extends Thread {
   boolean tryClaim(int newState) {
     return SLEEP_STATE.compareAndSet(this, SLEEPING, newState);
   }
+
+  // --- test hooks (jcstress) ---
+  // Package-private entry points for the tests in tine-jcstress (package dev.tine); nothing in
+  // the runtime calls them, and they change no behaviour.
+
+  /** jcstress only: the sleeper's own {@link #unregister} (sleep()'s early exits). */
+  void unregisterForTest() {
+    unregister();
+  }
 }
