@@ -521,10 +521,15 @@ final class Worker extends Thread {
    */
   int awaitJoin(Task<?> task, long deadline) {
     // (0) The newest latent fork is the target: never promoted, so a direct call.
-    if (latent.peekTask() == task) {
+    if (latentForks && latent.peekTask() == task) {
       if (recordStats) counters.inlineJoins++;
       return task.execLatent(this);
     }
+    return awaitJoinSlow(task, deadline);
+  }
+
+  /** Steps (1) to (3) of a join: kept apart so that the inline join above stays small. */
+  private int awaitJoinSlow(Task<?> task, long deadline) {
     if (recordStats) counters.joins++;
     int s;
     // (1) Run own pending forks, newest first. The target is among them unless it was stolen.
@@ -544,7 +549,7 @@ final class Worker extends Thread {
   /** Inside {@link Task#execLatent}: take the newest latent task off, and restock the deque. */
   void takeLatentTop() {
     latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
-    if (stockDeque && deque.size() == 0 && latent.size() > 0) {
+    if (stockDeque && deque.size() == 0 && latent.sizeChecked() > 0) {
       offer(); // joins, like forks, are where a worker restocks its deque
     }
   }
@@ -562,7 +567,7 @@ final class Worker extends Thread {
     if (t != null) {
       return t;
     }
-    for (; ; ) {
+    for (; latentForks; ) {
       Object x = latent.popTask();
       if (x != null) {
         t = (Task<?>) x;
@@ -570,7 +575,7 @@ final class Worker extends Thread {
         if (recordStats) counters.localPops++;
         return t;
       }
-      if (latent.size() == 0) {
+      if (latent.sizeChecked() == 0) {
         break;
       }
       if (topLevel) {

@@ -24,7 +24,9 @@ import java.lang.invoke.VarHandle;
  * <ol>
  *   <li>The claimer CASes {@code claim} from OPEN or CLAIMED to CLAIMING (a full fence), then reads
  *       the owner's thread state, and proceeds only if it is WAITING or TIMED_WAITING.
- *   <li>Every owner operation starts by reading {@code claim}; if it is not OPEN the owner waits
+ *   <li>Every owner operation that reads or removes entries, moves {@code bottom} or replaces the
+ *       arrays (every one but a plain push onto a non-empty stack, see {@link #prepare}) starts
+ *       by reading {@code claim}; if it is not OPEN the owner waits
  *       while it is CLAIMING, then sets it back to OPEN ({@link #reconcile}). No owner operation
  *       blocks between that read and its last access. The read is opaque: a load of a field that
  *       reads OPEN proves no claim was made since the last reconcile (a claim leaves CLAIMED until
@@ -132,8 +134,24 @@ public final class LatentStack {
   /**
    * Everything a push must do before its stores: claims, settling, rotation. Each of these leaves
    * a consistent stack if an error stops it halfway.
+   *
+   * <p>A push onto a non-empty stack without rotation needs no claim check: it writes only {@code
+   * items[top]} and {@code top}, and a claimer reads only the oldest entry, below the old {@code
+   * top} (either value of {@code top} it reads is above it). Pushing onto an empty stack (the
+   * claimer might be taking that very slot), settling and rotation (they move {@code bottom} or
+   * replace the arrays) check first. The owner's next pop-side operation checks, which is where
+   * it must see what a claimer took.
    */
   private int prepare() {
+    int t = top;
+    int n = ++pushes;
+    if (t == bottom || t == items.length || n >= ROTATE_EVERY) {
+      t = prepareSlow();
+    }
+    return t;
+  }
+
+  private int prepareSlow() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -141,7 +159,7 @@ public final class LatentStack {
     if (t == bottom && t != 0) {
       t = settle();
     }
-    if (++pushes >= ROTATE_EVERY || t == items.length) {
+    if (pushes >= ROTATE_EVERY || t == items.length) {
       int capacity = items.length;
       if (t == capacity) {
         capacity *= 2;
@@ -207,6 +225,14 @@ public final class LatentStack {
       reconcile();
     }
     return i >= bottom && i < top;
+  }
+
+  /**
+   * Number of latent entries, right after another operation checked for claims (no blocking in
+   * between, so none can have happened).
+   */
+  public int sizeChecked() {
+    return top - bottom;
   }
 
   /** Number of latent entries. */
