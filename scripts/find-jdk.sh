@@ -3,11 +3,12 @@
 # (Debian's JVM folder), else the one `javac` on PATH belongs to. Exits 1 if none is found.
 set -u
 
-major() { # major version of the JDK at $1, or 0
+major() { # major version of the JDK at $1, or 0; reads its release file (starts no JVM)
   local v
-  [ -x "$1/bin/javac" ] && [ -x "$1/bin/java" ] || { echo 0; return; }
-  v=$("$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.specification.version = //p' | head -n1)
-  case "$v" in 1.*) echo 0 ;; ''|*[!0-9]*) echo 0 ;; *) echo "$v" ;; esac
+  [ -x "$1/bin/javac" ] && [ -x "$1/bin/java" ] && [ -f "$1/release" ] || { echo 0; return; }
+  v=$(sed -n 's/^JAVA_VERSION="\([^"]*\)".*/\1/p' "$1/release" | head -n1)
+  v=${v%%[.+-]*} # "25.0.3" -> 25; "21" -> 21; "1.8.0_402" -> 1 (too old either way)
+  case "$v" in ''|*[!0-9]*) echo 0 ;; *) echo "$v" ;; esac
 }
 
 if [ -n "${JAVA_HOME:-}" ] && [ "$(major "$JAVA_HOME")" -ge 21 ]; then
