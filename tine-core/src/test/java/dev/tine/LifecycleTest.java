@@ -169,7 +169,12 @@ class LifecycleTest {
     assertEquals(0, liveThreadsNamed(prefix));
   }
 
-  /** An idle pool parks its workers: their CPU time stays flat (< 1% of a core). */
+  /**
+   * An idle pool parks its workers: once every worker is asleep (a bounded wait for that event,
+   * not a fixed pause, so a loaded box cannot fail it), their CPU time stays flat. The bound is
+   * loose on purpose (10% of one core over 500 ms): a spinning worker, such as one whose park
+   * returns at once because of a leftover interrupt, uses close to 100%.
+   */
   @Test
   void idlePoolUsesAlmostNoCpu() throws Exception {
     ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
@@ -178,7 +183,11 @@ class LifecycleTest {
     }
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(4).build()) {
       for (int i = 0; i < 4; i++) pool.submit(new Programs.Fib(20)).get();
-      Thread.sleep(200); // past the spin and yield phases
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(30);
+      while (pool.sleepingWorkers() < pool.poolSize() && System.nanoTime() < deadline) {
+        Thread.sleep(5); // past the spin and yield phases, however slow the box
+      }
+      assertEquals(pool.poolSize(), pool.sleepingWorkers(), "every worker went to sleep: " + pool);
       long before = pool.stats().cpuNanos();
       long t0 = System.nanoTime();
       Thread.sleep(500);
@@ -186,8 +195,7 @@ class LifecycleTest {
       long wall = System.nanoTime() - t0;
       System.out.printf("idle pool of 4 workers: %.3f ms CPU in %.0f ms wall (%.4f%% of one core)%n",
           cpu / 1e6, wall / 1e6, 100.0 * cpu / wall);
-      assertTrue(cpu < wall / 100, "idle workers used " + cpu / 1e6 + " ms CPU in " + wall / 1e6 + " ms");
-      assertEquals(pool.poolSize(), pool.sleepingWorkers());
+      assertTrue(cpu < wall / 10, "idle workers used " + cpu / 1e6 + " ms CPU in " + wall / 1e6 + " ms");
     }
   }
 
