@@ -365,6 +365,9 @@ public abstract class Task<V> implements Future<V> {
     if (s >= 0) {
       try {
         V v = compute();
+        if (w != null && w.pendingCount != 0) {
+          w.completePending(); // a task below us could not complete: it must not end after us
+        }
         finish(s, v, DONE);
       } catch (Throwable ex) {
         // No call before the task is recorded: a call here can overflow just as compute() did.

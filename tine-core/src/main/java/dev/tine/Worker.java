@@ -219,8 +219,12 @@ final class Worker extends Thread {
     }
   }
 
+  /**
+   * Runs a task the caller holds in {@link #inHand}: every caller stores it there right after the
+   * call that took it (popOwn, scan, helpSource, claims, reclaim), so an error at this call's entry
+   * leaves it for the next popOwn.
+   */
   void runTask(Task<?> t) {
-    inHand = t;
     if (recordStats) counters.executed++;
     t.doExec(this);
   }
@@ -252,14 +256,21 @@ final class Worker extends Thread {
     }
   }
 
-  /** Finishes completions that an error cut short (see the class comment). Idempotent. */
+  /**
+   * Finishes completions that an error cut short (see the class comment), oldest first: the
+   * deepest task was recorded first, so a child completes before the parent that joined it.
+   * Idempotent: an error halfway leaves every entry for the next try.
+   */
   void completePending() {
-    for (int n; (n = pendingCount) > 0; ) {
-      pendingTasks[n - 1].completeFailed(pendingErrors[n - 1]);
-      pendingTasks[n - 1] = null;
-      pendingErrors[n - 1] = null;
-      pendingCount = n - 1;
+    int n = pendingCount;
+    for (int i = 0; i < n; i++) {
+      pendingTasks[i].completeFailed(pendingErrors[i]);
     }
+    for (int i = 0; i < n; i++) {
+      pendingTasks[i] = null;
+      pendingErrors[i] = null;
+    }
+    pendingCount = 0;
   }
 
   // ---------------------------------------------------------------------------------------------

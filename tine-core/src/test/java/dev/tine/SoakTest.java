@@ -66,7 +66,8 @@ import org.junit.jupiter.api.Test;
  * soak.seed}, {@code soak.parallelism} (e.g. "1,2,4,8"), {@code soak.modes} ("latent,eager"),
  * {@code soak.overflows} (forced stack overflows per configuration, about), {@code
  * soak.waitSeconds}, {@code soak.stallSeconds}, {@code soak.closeSeconds}, {@code soak.failFast}
- * (stop after the first failing configuration), {@code soak.blockers}, {@code soak.timedGet}.
+ * (stop after the first failing configuration), {@code soak.blockers}, {@code soak.timedGet},
+ * {@code soak.overflowChains} (see {@link #OVERFLOW_CHAINS}).
  */
 @Tag("soak")
 class SoakTest {
@@ -76,6 +77,17 @@ class SoakTest {
   static final String PARALLELISM = System.getProperty("soak.parallelism", "1,2,4,8");
   static final String MODES = System.getProperty("soak.modes", "latent,eager");
   static final int OVERFLOWS = Integer.getInteger("soak.overflows", 100);
+  /**
+   * Force overflows through endless fork/join and joinLong chains as well as plain recursion.
+   * Off by default: a worker deep in such a chain helps, so unrelated tasks run at the edge of its
+   * stack and overflow anywhere, even at the entry of compute ("collateral" overflows, as on the
+   * JDK's pool). The expectation model accounts for the direct cases (a task that itself
+   * completed with the error) but not for all of their knock-on effects (a latch child that never
+   * counted down, a join that overflowed leaving its child a pending leftover when the root is
+   * checked), so with chains a failure must be read against the thread dump. Overflows inside the
+   * runtime's own calls are covered exactly by OverflowTest and InterpretedOverflowTest.
+   */
+  static final boolean OVERFLOW_CHAINS = Boolean.getBoolean("soak.overflowChains");
   static final long WAIT_S = Long.getLong("soak.waitSeconds", 30);
   static final long STALL_S = Long.getLong("soak.stallSeconds", 60);
   static final long CLOSE_S = Long.getLong("soak.closeSeconds", 30);
@@ -341,6 +353,8 @@ class SoakTest {
     final ExecutorService getters;
 
     final LongAdder tasksRun = new LongAdder(), thrown = new LongAdder(), rootsDone = new LongAdder();
+    /** Tasks that overflowed only because a helping worker ran them on a deep stack (see expect). */
+    final LongAdder collateralOverflows = new LongAdder();
     final LongAdder interruptsSet = new LongAdder(), leaksAtStart = new LongAdder(),
         leaksIntoJoiner = new LongAdder();
     final LongAdder cancelsTried = new LongAdder(), cancelsOk = new LongAdder();
@@ -469,7 +483,7 @@ class SoakTest {
     }
 
     long overflow(Node n) {
-      switch (variant(n.seed) % 3) {
+      switch (OVERFLOW_CHAINS ? variant(n.seed) % 3 : 0) {
         case 0 -> {
           return recurse(n.seed); // plain recursion
         }
@@ -850,9 +864,20 @@ class SoakTest {
     Obs expect(Node a, String path) {
       int kind = kind(a.seed, a.depth, a.maxDepth, overflowOdds);
       String where = "root " + path + " (" + KIND_NAMES[kind] + " node " + hex(a.seed) + ")";
+      // Collateral overflows. A worker deep in an overflowing chain helps: it runs other tasks on
+      // its deep stack (on the JDK's pool too), and those may overflow anywhere, before making
+      // their children or at the entry of compute. That is not a lost task as long as the task
+      // itself completed with the StackOverflowError; its subtree is then unpredictable.
+      // (runs 1 with no outcome: it overflowed in exec's own bookkeeping, before its try.)
+      if (kind != OVERFLOW && a.isDone() && a.getException() instanceof StackOverflowError
+          && (a.runs == 0 || a.out == OVERFLOWED || (a.runs == 1 && a.out == 0))) {
+        collateralOverflows.increment();
+        return new Obs(OVERFLOWED, 0, null);
+      }
       if (a.runs != 1) {
         throw new SoakBug(where + " ran " + a.runs + " times"
-            + (a.runs == 0 ? ", yet its parent got an outcome for it (" + outName(a.out) + ")" : ""));
+            + (a.runs == 0 ? ", yet its parent got an outcome for it (" + outName(a.out) + "); the task: " + a
+                + (a.getException() != null ? ", " + a.getException() : "") : ""));
       }
       Obs e;
       int deliveries = 0;
@@ -1093,11 +1118,11 @@ class SoakTest {
       return String.format(Locale.ROOT,
           "%-10s %-4s  tasks %,11d  roots %,7d  exceptions thrown %,9d delivered %,9d (caught %,d, at roots %,d;"
               + " superseded %,d)  cancelled %,d of %,d  timed gets %,d  blocking groups %,d (latch %,d of %,d,"
-              + " outside get %,d of %,d)  overflows %,d  interrupts set %,d, leaked %,d (into joiners %,d)"
+              + " outside get %,d of %,d)  overflows %,d (collateral %,d)  interrupts set %,d, leaked %,d (into joiners %,d)"
               + "  joinLong %,d  invokeAll %,d  %.1f s",
           label, failed() ? "FAIL" : "ok", c.tasks, roots, c.thrown, caught + atRoots, caught, atRoots, superseded,
           c.cancelsOk, c.cancelsTried, c.timedGets, c.latchBlocked + c.outsideBlocked, c.latchBlocked,
-          c.latchGroups, c.outsideBlocked, c.outsideGroups, c.overflows, c.interruptsSet, c.leaksAtStart,
+          c.latchGroups, c.outsideBlocked, c.outsideGroups, c.overflows, collateralOverflows.sum(), c.interruptsSet, c.leaksAtStart,
           c.leaksIntoJoiner, c.joinLongs, c.invokeAlls, seconds);
     }
   }
