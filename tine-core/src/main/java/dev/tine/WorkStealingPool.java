@@ -334,11 +334,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
       return super.invokeAny(tasks);
     }
-    try {
-      return invokeAnyHelping(tasks, 0L);
-    } catch (TimeoutException e) {
-      throw new AssertionError(e); // no deadline
-    }
+    return invokeAnyHelping(tasks);
   }
 
   @Override
@@ -435,8 +431,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     return true;
   }
 
-  private <T> T invokeAnyHelping(Collection<? extends Callable<T>> tasks, long deadline)
-      throws InterruptedException, ExecutionException, TimeoutException {
+  /** Untimed invokeAny from a worker: joins the tasks in order (joins help: they run at p=1 too). */
+  private <T> T invokeAnyHelping(Collection<? extends Callable<T>> tasks)
+      throws InterruptedException, ExecutionException {
     List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
     if (fs.isEmpty()) {
       throw new IllegalArgumentException("no tasks");
@@ -448,7 +445,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       ExecutionException last = null;
       for (Task<T> f : fs) {
         try {
-          return deadline == 0L ? f.get() : f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+          return f.get();
         } catch (ExecutionException e) {
           last = e;
         } catch (CancellationException e) {

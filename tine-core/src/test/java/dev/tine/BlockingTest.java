@@ -160,4 +160,46 @@ class BlockingTest {
       assertTrue(maxLive.get() <= 3, "live workers " + maxLive.get());
     }
   }
+
+  /**
+   * Timed invokeAny/invokeAll from a worker, with one candidate that blocks until released: the
+   * deadline holds and invokeAny returns the other's result. Found by review: the first version
+   * joined the candidates in list order, running the blocked one inline past the deadline. (The
+   * JDK's pool times out here at p=2. At p=1 Tine runs one spare while the caller waits, and if
+   * the spare takes the candidate that blocks outside Tine, the other waits: the deadline still
+   * holds, but invokeAny then times out.)
+   */
+  @ParameterizedTest(name = "p={0}")
+  @ValueSource(ints = {2, 4})
+  void timedInvokeAnyAndInvokeAllFromAWorkerKeepTheirDeadline(int p) throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+      CountDownLatch never = new CountDownLatch(1);
+      java.util.concurrent.Callable<String> blocked = () -> {
+        never.await(30, TimeUnit.SECONDS);
+        return "slow";
+      };
+      java.util.concurrent.Callable<String> fast = () -> "fast";
+      try {
+        String any = pool.submit(Task.of(() -> {
+          try {
+            return pool.invokeAny(java.util.List.of(blocked, fast), 10, TimeUnit.SECONDS);
+          } catch (Exception e) {
+            return e.toString();
+          }
+        })).get(20, TimeUnit.SECONDS);
+        assertEquals("fast", any);
+        String all = pool.submit(Task.of(() -> {
+          try {
+            var fs = pool.invokeAll(java.util.List.of(fast, blocked), 300, TimeUnit.MILLISECONDS);
+            return fs.get(0).get() + "," + fs.get(1).isCancelled();
+          } catch (Exception e) {
+            return e.toString();
+          }
+        })).get(20, TimeUnit.SECONDS);
+        assertEquals("fast,true", all, "the blocked task is cancelled at the deadline");
+      } finally {
+        never.countDown();
+      }
+    }
+  }
 }
