@@ -82,13 +82,13 @@ final class Ranges {
   }
 
   private static boolean shouldSplit(Worker w, int i, int end) {
-    return end - i >= 2 && w.shouldOffer();
+    return end - i >= 2 && Promotion.shouldOffer(w);
   }
 
   /** Publishes a split that the caller has already recorded, so the end of the loop accounts for it. */
   private static void publish(Worker w, RangeJob job) {
     job.markPromoted();
-    w.countPromotion();
+    Promotion.countPromotion(w);
     w.publish(job);
   }
 

@@ -286,7 +286,7 @@ public abstract class Task<V> implements Future<V> {
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }
-        s = w.awaitJoin(this);
+        s = HelpingJoin.awaitJoin(w, this);
       } else {
         s = awaitDone(true, 0L);
       }
@@ -310,7 +310,7 @@ public abstract class Task<V> implements Future<V> {
       }
       if (Thread.currentThread() instanceof Worker w) {
         long deadline = System.nanoTime() + Math.max(1L, nanos);
-        s = w.awaitJoin(this, deadline == 0L ? 1L : deadline);
+        s = HelpingJoin.awaitJoin(w, this, deadline == 0L ? 1L : deadline);
       } else {
         s = awaitDone(true, Math.max(1L, nanos));
       }
@@ -393,7 +393,7 @@ public abstract class Task<V> implements Future<V> {
   final int execLatent(Worker w) {
     int s = status;
     try {
-      w.takeLatentTop();
+      Promotion.takeLatentTop(w);
       if (s >= 0) {
         V v = compute();
         finish(s, v, DONE);
@@ -523,7 +523,7 @@ public abstract class Task<V> implements Future<V> {
   /** Wait for completion in the calling thread: help if it is a worker, else block. */
   final int awaitJoin() {
     if (Thread.currentThread() instanceof Worker w) {
-      return w.awaitJoin(this, 0L);
+      return HelpingJoin.awaitJoin(w, this, 0L);
     }
     try {
       return awaitDone(false, 0L);

@@ -51,7 +51,7 @@ public final class Tine {
     if (w == null) {
       return joinLongElsewhere(f, a, g, b, combine);
     }
-    int slot = w.forkFunction(g, b, Jobs.INT_TO_LONG);
+    int slot = Promotion.forkFunction(w, g, b, Jobs.INT_TO_LONG);
     long ra;
     try {
       ra = f.applyAsLong(a);
@@ -59,12 +59,12 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    long rb = w.reclaimInline(slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
+    long rb = Promotion.reclaimInline(w, slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
     return combine.applyAsLong(ra, rb);
   }
 
   private static long secondHalf(Worker w, int slot, IntToLongFunction g, int b) {
-    Jobs.Job job = w.reclaim(slot);
+    Jobs.Job job = Promotion.reclaim(w, slot);
     return job == null ? g.applyAsLong(b) : job.joinLong();
   }
 
@@ -74,7 +74,7 @@ public final class Tine {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return outside(() -> joinLong(f, a, g, b, combine));
     }
-    Jobs.Job job = w.forkJobEagerly(g, b, Jobs.INT_TO_LONG);
+    Jobs.Job job = Promotion.forkJobEagerly(w, g, b, Jobs.INT_TO_LONG);
     long ra;
     try {
       ra = f.applyAsLong(a);
@@ -90,8 +90,8 @@ public final class Tine {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return outside(() -> joinLong(a, b, combine));
     }
-    if (!w.latentForks()) {
-      Jobs.Job job = w.forkJobEagerly(b, 0, Jobs.LONG_SUPPLIER);
+    if (!w.latentForks) {
+      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.LONG_SUPPLIER);
       long ra;
       try {
         ra = a.getAsLong();
@@ -101,7 +101,7 @@ public final class Tine {
       }
       return combine.applyAsLong(ra, job.joinLong());
     }
-    int slot = w.forkFunction(b, 0, Jobs.LONG_SUPPLIER);
+    int slot = Promotion.forkFunction(w, b, 0, Jobs.LONG_SUPPLIER);
     long ra;
     try {
       ra = a.getAsLong();
@@ -110,10 +110,10 @@ public final class Tine {
       throw e;
     }
     long rb;
-    if (w.reclaimInline(slot)) {
+    if (Promotion.reclaimInline(w, slot)) {
       rb = b.getAsLong();
     } else {
-      Jobs.Job job = w.reclaim(slot);
+      Jobs.Job job = Promotion.reclaim(w, slot);
       rb = job == null ? b.getAsLong() : job.joinLong();
     }
     return combine.applyAsLong(ra, rb);
@@ -126,8 +126,8 @@ public final class Tine {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return WorkStealingPool.commonPool().invoke(Task.of(() -> join(a, b, combine)));
     }
-    if (!w.latentForks()) {
-      Jobs.Job job = w.forkJobEagerly(b, 0, Jobs.SUPPLIER);
+    if (!w.latentForks) {
+      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.SUPPLIER);
       A ra;
       try {
         ra = a.get();
@@ -137,7 +137,7 @@ public final class Tine {
       }
       return combine.apply(ra, (B) job.join());
     }
-    int slot = w.forkFunction(b, 0, Jobs.SUPPLIER);
+    int slot = Promotion.forkFunction(w, b, 0, Jobs.SUPPLIER);
     A ra;
     try {
       ra = a.get();
@@ -146,10 +146,10 @@ public final class Tine {
       throw e;
     }
     B rb;
-    if (w.reclaimInline(slot)) {
+    if (Promotion.reclaimInline(w, slot)) {
       rb = b.get();
     } else {
-      Jobs.Job job = w.reclaim(slot);
+      Jobs.Job job = Promotion.reclaim(w, slot);
       rb = job == null ? b.get() : (B) job.join();
     }
     return combine.apply(ra, rb);
@@ -164,8 +164,8 @@ public final class Tine {
       }));
       return;
     }
-    if (!w.latentForks()) {
-      Jobs.Job job = w.forkJobEagerly(b, 0, Jobs.RUNNABLE);
+    if (!w.latentForks) {
+      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.RUNNABLE);
       try {
         a.run();
       } catch (Throwable e) {
@@ -175,17 +175,17 @@ public final class Tine {
       job.join();
       return;
     }
-    int slot = w.forkFunction(b, 0, Jobs.RUNNABLE);
+    int slot = Promotion.forkFunction(w, b, 0, Jobs.RUNNABLE);
     try {
       a.run();
     } catch (Throwable e) {
       abandon(w, slot);
       throw e;
     }
-    if (w.reclaimInline(slot)) {
+    if (Promotion.reclaimInline(w, slot)) {
       b.run();
     } else {
-      Jobs.Job job = w.reclaim(slot);
+      Jobs.Job job = Promotion.reclaim(w, slot);
       if (job == null) {
         b.run();
       } else {
@@ -244,8 +244,8 @@ public final class Tine {
    * Costs one read of a shared, rarely written word.
    */
   public static void poll() {
-    if (Thread.currentThread() instanceof Worker w && w.shouldOffer()) {
-      w.offer();
+    if (Thread.currentThread() instanceof Worker w && Promotion.shouldOffer(w)) {
+      Promotion.offer(w);
     }
   }
 
@@ -263,7 +263,7 @@ public final class Tine {
 
   /** The first half threw: drop the second half if still latent, else wait for it quietly. */
   private static void abandon(Worker w, int slot) {
-    Jobs.Job job = w.reclaim(slot);
+    Jobs.Job job = Promotion.reclaim(w, slot);
     if (job != null) {
       awaitQuietly(job);
     }

@@ -1,8 +1,6 @@
 package dev.tine;
 
-import dev.tine.stats.WorkerCounters;
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -14,7 +12,6 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CancellationException;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -24,7 +21,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import javax.management.MBeanServer;
 import javax.management.ObjectName;
 
 /**
@@ -39,49 +35,63 @@ import javax.management.ObjectName;
  *
  * <h2>Implementation overview</h2>
  *
- * <p><b>Queues.</b> Each worker owns a {@code WorkDeque} (Chase–Lev ring): it pushes forks and
- * pops them at the top, LIFO, with no atomic read-modify-write except on the last element;
- * thieves take the oldest task at the base with one CAS. Threads that are not workers submit to
- * one lock-free external queue ({@link ConcurrentLinkedQueue}); tasks forked from a worker go to
- * its own deque.
+ * <p>This file is the public API (an {@code ExecutorService} plus {@code invoke}, {@code stats}
+ * and {@code managedBlock}), the pool's lifecycle (run state, starting and ending worker threads,
+ * shutdown, termination) and the wiring of the parts below; its size is those contracts and the
+ * builder's. Each protocol lives in its own file:
  *
- * <p><b>Scheduling.</b> A worker runs its own deque first, then scans: the external queue, then
- * the other deques from a random start (random victims spread thieves; oldest-first steals take
- * the biggest pieces of a divide-and-conquer tree). A join helps rather than waits: it runs the
- * joiner's own pending forks, then steals from the target's thief (and that thief's thief), and
- * blocks only as a last resort, with a timed wait after which it helps again. See {@link Worker}.
+ * <table>
+ *   <caption>Where each part is</caption>
+ *   <tr><th>file</th><th>what</th></tr>
+ *   <tr><td>{@code deque/WorkDeque}</td><td>each worker's Chase–Lev deque: the owner pushes and
+ *       pops at the top (LIFO), thieves take the oldest at the base with one CAS</td></tr>
+ *   <tr><td>{@code latent/LatentStack}</td><td>each worker's latent forks: recorded with plain
+ *       stores, invisible to thieves until promoted; claims by idle workers while the owner is
+ *       blocked</td></tr>
+ *   <tr><td>{@link Worker}</td><td>the run loop and forking; rules for errors inside the
+ *       runtime</td></tr>
+ *   <tr><td>{@link Stealing}</td><td>the scan: external queue, random victims, claims</td></tr>
+ *   <tr><td>{@link HelpingJoin}</td><td>joins that run own forks, then help the target's
+ *       thieves, and block only as a last resort</td></tr>
+ *   <tr><td>{@link Promotion}</td><td>latent forks moved to the deque (oldest first, when the
+ *       deque is empty or someone is hungry); primitive joins taking theirs back</td></tr>
+ *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
+ *   <tr><td>{@link Task}, {@link Tine}, {@code Ranges}</td><td>the fork/join APIs</td></tr>
+ *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
+ *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
+ *       counters (plain fields, no shared writes) and their snapshots</td></tr>
+ * </table>
  *
- * <p><b>Sleep and wake.</b> An idle worker spins, then yields, then registers in the sleeper
- * count ({@code ctl}, low half), rescans, and parks. Producers read {@code ctl} after publishing:
- * a worker's push does so only when its deque was (nearly) empty, since a non-empty deque was
- * either seen by the sleeper's rescan or already signalled; an external submission always does.
- * A thief that leaves work behind in its victim wakes another sleeper, so wake-ups propagate.
- * Liveness never depends on a wake-up for a worker's own forks: the owner always drains its deque.
+ * <p><b>Queues.</b> Threads that are not workers submit to one lock-free external queue; tasks
+ * forked or submitted from a worker go to its own deque (or its latent stack).
+ *
+ * <p><b>Scheduling.</b> A worker runs its own work first (newest first), then scans: the external
+ * queue, then the other deques from a random start (random victims spread thieves; oldest-first
+ * steals take the biggest pieces of a divide-and-conquer tree).
  *
  * <p><b>Workers</b> start lazily, when work is signalled and fewer than {@code parallelism} are
- * live ({@code ctl}, high half), and retire after {@code keepAlive} asleep. Thread creation,
- * retirement and termination take {@link #lock}; nothing on the task path does. A worker that
- * exits looks for visible work once its slot is free, so a submission that found every slot
- * taken by a retiring worker still gets a worker.
+ * live, and retire after {@code keepAlive} asleep. Thread creation, retirement and termination
+ * take {@link #lock}; nothing on the task path does. A worker that exits looks for visible work
+ * once its slot is free, so a submission that found every slot taken by a retiring worker still
+ * gets a worker.
+ *
+ * <p><b>Hunger.</b> {@link #hungry} counts workers looking for work (idle ones, joiners with
+ * nothing to help with, unstarted slots). Busy workers read it at forks and joins and promote
+ * latent forks while it is non-zero; it is written only when a worker's hunger changes.
  *
  * <p><b>Blocking.</b> {@link #managedBlock} promotes the caller's latent forks and, while it
  * blocks, lets the pool run one more worker than {@code parallelism} per blocked worker, up to
- * {@code maxSpares}. Blocking that Tine cannot see (a latch, a queue) is covered by claims: idle
- * workers take the latent forks of a worker parked outside Tine (see {@code LatentStack}).
+ * {@code maxSpares}. Blocking that Tine cannot see (a latch, a queue) is covered by claims.
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
  * empty terminates the pool (every live worker asleep and no queued work means no task can
  * create more). {@link #close} is shutdown plus waiting for every worker thread to end.
- *
- * <p><b>Counters</b> are per worker, plain fields written by their owner and padded apart, so
- * recording them adds no shared writes; {@link #stats()} sums them.
  */
 public final class WorkStealingPool extends AbstractExecutorService implements AutoCloseable {
 
   // runState
   private static final int RUNNING = 0, SHUTDOWN = 1, STOP = 2, TERMINATED = 3;
 
-  private static final VarHandle CTL;
   private static final VarHandle RUN_STATE;
   private static final VarHandle HUNGRY;
   private static final VarHandle BLOCKED;
@@ -89,7 +99,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
-      CTL = l.findVarHandle(WorkStealingPool.class, "ctl", long.class);
       RUN_STATE = l.findVarHandle(WorkStealingPool.class, "runState", int.class);
       HUNGRY = l.findVarHandle(WorkStealingPool.class, "hungry", int.class);
       BLOCKED = l.findVarHandle(WorkStealingPool.class, "blockedWorkers", int.class);
@@ -99,7 +108,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   private static final AtomicInteger POOL_SEQ = new AtomicInteger();
-  private static final long LIVE_UNIT = 1L << 32;
 
   final String name;
   final String threadNamePrefix;
@@ -126,34 +134,25 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   volatile Worker[] workers;
 
-  /** Per-slot counters: they outlive a retired worker so totals never go backwards. Grows with workers. */
-  private volatile WorkerCounters[] counters;
-
-  /** Per-slot CPU time of workers that have exited, so a slot's CPU total survives retirement. Guarded by lock. */
-  private long[] exitedCpuNanos;
+  /** Per-slot counters and exited workers' CPU time, from which {@link #stats()} is taken. */
+  private final StatsTable statsTable;
 
   /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
   private volatile int blockedWorkers;
 
   private final ConcurrentLinkedQueue<Task<?>> external = new ConcurrentLinkedQueue<>();
 
-  /**
-   * High 32 bits: live workers; low 32 bits: sleeping workers (registered sleepers, including
-   * ones a waker has claimed but that have not taken themselves off yet).
-   */
-  private volatile long ctl;
+  /** The sleep protocol and its word: live and sleeping workers. */
+  final Sleep sleep;
 
   private volatile int runState;
 
-  private final Object lock = new Object();
+  final Object lock = new Object();
 
   /** Worker threads started and not yet seen dead; close() joins them. Guarded by lock. */
   private final List<Worker> started = new ArrayList<>();
 
-  private long[][] statsBaseline;
   private final ObjectName mxBeanName;
-  private final int wakeCursorMask;
-  private int wakeCursor; // racy rotation of the first slot a waker looks at
 
   private WorkStealingPool(Builder b, boolean common) {
     this.parallelism = b.parallelism;
@@ -169,20 +168,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     this.maxSpares = b.maxSpares;
     this.hungry = parallelism; // every slot is unstarted, hence hungry
     this.workers = new Worker[parallelism];
-    WorkerCounters[] cs = new WorkerCounters[parallelism];
-    for (int i = 0; i < parallelism; i++) {
-      cs[i] = new WorkerCounters();
-    }
-    this.counters = cs;
-    this.exitedCpuNanos = new long[parallelism];
-    this.wakeCursorMask = Integer.highestOneBit(Math.max(1, parallelism)) * 2 - 1;
+    this.statsTable = new StatsTable(parallelism);
+    this.sleep = new Sleep(this, parallelism);
     if (b.threadContentionMonitoring) {
       ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
       if (tmx.isThreadContentionMonitoringSupported()) {
         tmx.setThreadContentionMonitoringEnabled(true);
       }
     }
-    this.mxBeanName = b.registerMXBean ? registerMXBean() : null;
+    this.mxBeanName = b.registerMXBean ? PoolMXBeanImpl.register(this) : null;
   }
 
   /** A builder with the defaults: parallelism = available processors, daemon workers. */
@@ -275,7 +269,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   @Override
   public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
-    return invokeAllUntil(tasks, 0L);
+    return InvokeGroup.invokeAll(this, tasks, 0L);
   }
 
   /** As {@link #invokeAll(Collection)}; tasks not done at the timeout are cancelled. */
@@ -283,45 +277,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
-    return invokeAllUntil(tasks, deadline == 0L ? 1L : deadline);
-  }
-
-  /** @param deadline a nanoTime, or 0 for none */
-  private <T> List<Future<T>> invokeAllUntil(Collection<? extends Callable<T>> tasks, long deadline)
-      throws InterruptedException {
-    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
-    try {
-      if (deadline != 0L && Thread.currentThread() instanceof Worker w && w.pool == this) {
-        // Joining would run a candidate here, and it might block past the deadline.
-        if (!awaitGroup(fs, deadline, false)) {
-          cancelAll(fs);
-        }
-        return new ArrayList<>(fs);
-      }
-      for (Task<T> f : fs) {
-        externalPush(f);
-      }
-      for (Task<T> f : fs) {
-        if (!f.isDone()) {
-          try {
-            if (deadline == 0L) {
-              f.get();
-            } else {
-              f.get(deadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-            }
-          } catch (ExecutionException | CancellationException ignored) {
-            // reported by that future
-          } catch (TimeoutException e) {
-            cancelAll(fs);
-            break;
-          }
-        }
-      }
-      return new ArrayList<>(fs);
-    } catch (Throwable t) {
-      cancelAll(fs);
-      throw t;
-    }
+    return InvokeGroup.invokeAll(this, tasks, deadline == 0L ? 1L : deadline);
   }
 
   /**
@@ -334,7 +290,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
       return super.invokeAny(tasks);
     }
-    return invokeAnyHelping(tasks);
+    return InvokeGroup.invokeAnyHelping(this, tasks);
   }
 
   @Override
@@ -343,133 +299,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
       return super.invokeAny(tasks, timeout, unit);
     }
-    long deadline = System.nanoTime() + unit.toNanos(timeout);
-    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
-    if (fs.isEmpty()) {
-      throw new IllegalArgumentException("no tasks");
-    }
-    try {
-      // Joining would run a candidate here, and it might block past the deadline.
-      awaitGroup(fs, deadline == 0L ? 1L : deadline, true);
-      ExecutionException last = null;
-      for (Task<T> f : fs) {
-        if (f.isDone()) {
-          try {
-            return f.get();
-          } catch (ExecutionException e) {
-            last = e;
-          } catch (CancellationException e) {
-            last = new ExecutionException(e);
-          }
-        }
-      }
-      for (Task<T> f : fs) {
-        if (!f.isDone()) {
-          throw new TimeoutException("no task completed normally within " + timeout + " " + unit);
-        }
-      }
-      throw last;
-    } finally {
-      cancelAll(fs);
-    }
-  }
-
-  /**
-   * From a worker of this pool: submits the group and waits, as a managed block (the pool runs a
-   * spare worker meanwhile, so the group runs even at parallelism 1), until every task is done, or
-   * with {@code any} until one completed normally, or until the deadline.
-   *
-   * @return false at the deadline
-   */
-  private <T> boolean awaitGroup(List<Adapters.CallableTask<T>> fs, long deadline, boolean any)
-      throws InterruptedException {
-    Thread me = Thread.currentThread();
-    for (Adapters.CallableTask<T> f : fs) {
-      f.waiter = me;
-    }
-    for (Task<T> f : fs) {
-      externalPush(f);
-    }
-    ManagedBlocker group = new ManagedBlocker() {
-      @Override
-      public boolean isReleasable() {
-        boolean all = true;
-        for (Task<T> f : fs) {
-          if (!f.isDone()) {
-            all = false;
-          } else if (any && !f.isCompletedAbnormally()) {
-            return true;
-          }
-        }
-        return all || deadline - System.nanoTime() <= 0L;
-      }
-
-      @Override
-      public boolean block() throws InterruptedException {
-        for (int i = 0; i < 64 && !isReleasable(); i++) {
-          Thread.onSpinWait(); // a task that just unparked us sets its status a moment later
-        }
-        if (!isReleasable()) {
-          LockSupport.parkNanos(this, Math.min(1_000_000L, Math.max(1L, deadline - System.nanoTime())));
-        }
-        if (Thread.interrupted()) {
-          throw new InterruptedException();
-        }
-        return isReleasable();
-      }
-    };
-    managedBlock(group);
-    return deadline - System.nanoTime() > 0L || allDone(fs);
-  }
-
-  private static boolean allDone(List<? extends Task<?>> fs) {
-    for (Task<?> f : fs) {
-      if (!f.isDone()) {
-        return false;
-      }
-    }
-    return true;
-  }
-
-  /** Untimed invokeAny from a worker: joins the tasks in order (joins help: they run at p=1 too). */
-  private <T> T invokeAnyHelping(Collection<? extends Callable<T>> tasks)
-      throws InterruptedException, ExecutionException {
-    List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
-    if (fs.isEmpty()) {
-      throw new IllegalArgumentException("no tasks");
-    }
-    try {
-      for (Task<T> f : fs) {
-        externalPush(f);
-      }
-      ExecutionException last = null;
-      for (Task<T> f : fs) {
-        try {
-          return f.get();
-        } catch (ExecutionException e) {
-          last = e;
-        } catch (CancellationException e) {
-          last = new ExecutionException(e);
-        }
-      }
-      throw last;
-    } finally {
-      cancelAll(fs);
-    }
-  }
-
-  private static <T> List<Adapters.CallableTask<T>> adaptAll(Collection<? extends Callable<T>> tasks) {
-    List<Adapters.CallableTask<T>> fs = new ArrayList<>(tasks.size());
-    for (Callable<T> c : tasks) {
-      fs.add(new Adapters.CallableTask<>(Objects.requireNonNull(c, "a task is null")));
-    }
-    return fs;
-  }
-
-  private static void cancelAll(List<? extends Task<?>> fs) {
-    for (Task<?> f : fs) {
-      f.cancel();
-    }
+    return InvokeGroup.invokeAnyUntil(this, tasks, timeout, unit);
   }
 
   /** From a worker of this pool: push on its deque; otherwise the external queue. */
@@ -483,7 +313,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       return;
     }
     external.offer(task); // CAS: a volatile write, ordered before the ctl read in signalWork
-    signalWork();
+    sleep.signalWork();
     if (runState >= STOP && external.remove(task)) {
       throw new RejectedExecutionException("pool " + name + " stopped during submission");
     }
@@ -525,7 +355,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   private void compensatedBlock(Worker w, ManagedBlocker blocker) throws InterruptedException {
-    w.publishAll();
+    Promotion.publishAll(w);
     if (w.pendingCount != 0) {
       w.completePending();
     }
@@ -534,7 +364,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
     BLOCKED.getAndAdd(this, 1);
     try {
-      signalWork(); // wake a sleeper for what we published, or start a spare in our place
+      sleep.signalWork(); // wake a sleeper for what we published, or start a spare in our place
       do {
         // until released
       } while (!blocker.isReleasable() && !blocker.block());
@@ -558,43 +388,14 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Sleep, wake, start, retire
+  // Workers: start and exit (the sleep protocol, with retirement, is in Sleep)
 
   void addHungry(int delta) {
     HUNGRY.getAndAdd(this, delta);
   }
 
-  void addSleepers(int delta) {
-    CTL.getAndAdd(this, (long) delta);
-  }
-
-  /** Wake a sleeping worker, or start one if fewer than parallelism are live. */
-  void signalWork() {
-    long c = ctl;
-    if ((int) c != 0) {
-      Worker[] ws = workers;
-      int n = ws.length;
-      int start = (wakeCursor++ & wakeCursorMask) % n;
-      for (int i = 0; i < n; i++) {
-        Worker w = ws[(start + i) % n];
-        if (w != null && w.sleepState == Worker.SLEEPING && w.tryClaim(Worker.AWAKE)) {
-          LockSupport.unpark(w); // it takes itself off the sleeper count when it wakes
-          return;
-        }
-      }
-      c = ctl;
-    }
-    if (live(c) < targetSize() && runState < STOP) {
-      tryStartWorker();
-    }
-  }
-
-  private static int live(long c) {
-    return (int) (c >>> 32);
-  }
-
   /** Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock. */
-  private int targetSize() {
+  int targetSize() {
     return parallelism + Math.min(blockedWorkers, maxSpares);
   }
 
@@ -602,17 +403,17 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * Keeps {@link #hungry} counting the vacant slots below parallelism (unstarted workers are
    * hungry: a promotion's signal starts them). Called under the lock after the live count changed.
    */
-  private void adjustVacancy(int liveBefore, int liveAfter) {
+  void adjustVacancy(int liveBefore, int liveAfter) {
     int d = Math.max(0, parallelism - liveAfter) - Math.max(0, parallelism - liveBefore);
     if (d != 0) {
       addHungry(d);
     }
   }
 
-  private void tryStartWorker() {
+  void tryStartWorker() {
     synchronized (lock) {
-      long c = ctl;
-      if (live(c) >= targetSize() || runState >= STOP) {
+      long c = sleep.ctl();
+      if (Sleep.live(c) >= targetSize() || runState >= STOP) {
         return;
       }
       Worker[] ws = workers;
@@ -629,18 +430,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         }
         slot = ws.length; // a spare slot for a worker blocked in managedBlock
         ws = Arrays.copyOf(ws, slot + 1);
-        WorkerCounters[] cs = Arrays.copyOf(counters, slot + 1);
-        cs[slot] = new WorkerCounters();
-        counters = cs;
-        exitedCpuNanos = Arrays.copyOf(exitedCpuNanos, slot + 1); // under lock
+        statsTable.grow(slot + 1);
       }
       started.removeIf(t -> !t.isAlive());
-      Worker w = new Worker(this, slot, counters[slot], recordStats);
+      Worker w = new Worker(this, slot, statsTable.counters(slot), recordStats);
       Worker[] next = ws.clone();
       next[slot] = w;
       workers = next;
-      CTL.getAndAdd(this, LIVE_UNIT);
-      adjustVacancy(live(c), live(c) + 1); // the new worker looks for work at once
+      sleep.addLive(1, 0);
+      adjustVacancy(Sleep.live(c), Sleep.live(c) + 1); // the new worker looks for work at once
       started.add(w);
       try {
         w.start();
@@ -648,29 +446,17 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         next = workers.clone();
         next[slot] = null;
         workers = next;
-        long c2 = (long) CTL.getAndAdd(this, -LIVE_UNIT);
-        adjustVacancy(live(c2), live(c2) - 1);
+        long c2 = sleep.addLive(-1, 0);
+        adjustVacancy(Sleep.live(c2), Sleep.live(c2) - 1);
         started.remove(w);
         throw t;
       }
     }
   }
 
-  /** A sleeper whose keep-alive expired leaves, unless a waker claimed it first. */
-  boolean tryRetire(Worker w) {
-    synchronized (lock) {
-      if (!w.tryClaim(Worker.RETIRED)) {
-        return false;
-      }
-      long c = (long) CTL.getAndAdd(this, -LIVE_UNIT - 1L); // one fewer live worker, one fewer sleeper
-      adjustVacancy(live(c), live(c) - 1);
-      return true;
-    }
-  }
-
   /** Called by each worker thread as its last action. */
   void workerExited(Worker w, Throwable failure) {
-    recordExitedCpu(w);
+    statsTable.recordExitedCpu(w.index); // on the exiting thread itself
     synchronized (lock) {
       Worker[] ws = workers;
       if (ws[w.index] == w) {
@@ -678,11 +464,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         next[w.index] = null;
         workers = next;
       }
-      if (w.sleepState != Worker.RETIRED) {
-        long c = (long) CTL.getAndAdd(this, -LIVE_UNIT);
-        adjustVacancy(live(c), live(c) - 1);
+      if (w.sleepState != Sleep.RETIRED) {
+        long c = sleep.addLive(-1, 0);
+        adjustVacancy(Sleep.live(c), Sleep.live(c) - 1);
       }
-      if (runState >= STOP && live(ctl) == 0) {
+      if (runState >= STOP && Sleep.live(sleep.ctl()) == 0) {
         setTerminated();
       }
     }
@@ -692,7 +478,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     // Work submitted while our slot was still taken may have found no slot to start a worker in
     // (we had retired, so we were no longer live, but still held the slot): look once more.
     if (runState < STOP && (failure != null || hasVisibleWork())) {
-      signalWork();
+      sleep.signalWork();
     }
   }
 
@@ -717,8 +503,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * worker that has just registered as sleeping, and by shutdown().
    */
   boolean tryTerminateIfQuiescent() {
-    long c = ctl;
-    if ((int) c == live(c) && !hasVisibleWork() && runState == SHUTDOWN) {
+    long c = sleep.ctl();
+    if (Sleep.sleepers(c) == Sleep.live(c) && !hasVisibleWork() && runState == SHUTDOWN) {
       stopWorkers();
       return true;
     }
@@ -735,7 +521,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
           LockSupport.unpark(w);
         }
       }
-      if (live(ctl) == 0) {
+      if (Sleep.live(sleep.ctl()) == 0) {
         setTerminated();
       }
     }
@@ -749,7 +535,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       runState = TERMINATED;
       lock.notifyAll();
     }
-    unregisterMXBean();
+    PoolMXBeanImpl.unregister(mxBeanName);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -926,12 +712,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** Workers currently started (they start on demand and retire after the keep-alive). */
   public int poolSize() {
-    return live(ctl);
+    return Sleep.live(sleep.ctl());
   }
 
   /** Workers currently asleep. */
   public int sleepingWorkers() {
-    return (int) ctl;
+    return Sleep.sleepers(sleep.ctl());
   }
 
   /** Tasks waiting in the external queue and the worker deques (approximate while running). */
@@ -948,84 +734,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /**
    * An immutable snapshot of the counters, totals and per worker, since the pool was built or the
    * last {@link #resetStats()}, with each live worker's CPU time and BLOCKED/WAITING figures from
-   * {@link ThreadMXBean}.
+   * {@link java.lang.management.ThreadMXBean}.
    */
   public PoolStats stats() {
-    WorkerCounters[] cs = counters;
-    int slots = cs.length;
-    long[][] now = new long[slots][WorkerCounters.COUNT];
-    for (int i = 0; i < slots; i++) {
-      cs[i].read(now[i]);
-    }
-    long[][] base;
-    synchronized (lock) {
-      base = statsBaseline;
-    }
-    ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
-    Worker[] ws = workers;
-    List<PoolStats.WorkerStats> rows = new ArrayList<>(slots);
-    for (int i = 0; i < slots; i++) {
-      long[] c = now[i].clone();
-      if (base != null && i < base.length) {
-        for (int k = 0; k < c.length; k++) {
-          c[k] -= base[i][k];
-        }
-      }
-      Worker w = i < ws.length ? ws[i] : null;
-      long cpu = -1, blockedN = -1, blockedMs = -1, waitedN = -1, waitedMs = -1;
-      String threadName = null;
-      if (w != null && w.isAlive()) {
-        threadName = w.getName();
-        long id = w.threadId();
-        if (tmx.isThreadCpuTimeSupported() && tmx.isThreadCpuTimeEnabled()) {
-          cpu = tmx.getThreadCpuTime(id);
-        }
-      }
-      long exited = exitedCpu(i);
-      if (exited > 0) {
-        cpu = Math.max(cpu, 0L) + exited;
-      }
-      if (w != null && w.isAlive()) {
-        long id = w.threadId();
-        ThreadInfo info = tmx.getThreadInfo(id);
-        if (info != null) {
-          blockedN = info.getBlockedCount();
-          waitedN = info.getWaitedCount();
-          blockedMs = info.getBlockedTime();
-          waitedMs = info.getWaitedTime();
-        }
-      }
-      rows.add(new PoolStats.WorkerStats(i, threadName, c, cpu, blockedN, blockedMs, waitedN, waitedMs));
-    }
-    return new PoolStats(name, parallelism, poolSize(), sleepingWorkers(), queuedTasks(), rows);
+    return statsTable.snapshot(this, workers);
   }
 
   /** Makes the next {@link #stats()} count from now. */
   public void resetStats() {
-    WorkerCounters[] cs = counters;
-    long[][] now = new long[cs.length][WorkerCounters.COUNT];
-    for (int i = 0; i < cs.length; i++) {
-      cs[i].read(now[i]);
-    }
-    synchronized (lock) {
-      statsBaseline = now;
-    }
-  }
-
-  private void recordExitedCpu(Worker w) {
-    ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
-    if (tmx.isCurrentThreadCpuTimeSupported() && tmx.isThreadCpuTimeEnabled()) {
-      long cpu = tmx.getCurrentThreadCpuTime();
-      synchronized (lock) {
-        exitedCpuNanos[w.index] += cpu;
-      }
-    }
-  }
-
-  private long exitedCpu(int slot) {
-    synchronized (lock) {
-      return slot < exitedCpuNanos.length ? exitedCpuNanos[slot] : 0L;
-    }
+    statsTable.reset();
   }
 
   @Override
@@ -1037,33 +754,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   // ---------------------------------------------------------------------------------------------
   // JMX
-
-  private ObjectName registerMXBean() {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    PoolMXBeanImpl bean = new PoolMXBeanImpl(this);
-    for (int attempt = 0; ; attempt++) {
-      String n = attempt == 0 ? name : name + "#" + (attempt + 1);
-      try {
-        ObjectName on = new ObjectName("dev.tine:type=WorkStealingPool,name=" + ObjectName.quote(n));
-        server.registerMBean(bean, on);
-        return on;
-      } catch (javax.management.InstanceAlreadyExistsException e) {
-        // another pool has this name: try the next suffix
-      } catch (javax.management.JMException e) {
-        return null; // JMX unavailable: the pool works without it
-      }
-    }
-  }
-
-  private void unregisterMXBean() {
-    if (mxBeanName != null) {
-      try {
-        ManagementFactory.getPlatformMBeanServer().unregisterMBean(mxBeanName);
-      } catch (javax.management.JMException e) {
-        // already gone
-      }
-    }
-  }
 
   /** The ObjectName this pool's MXBean is registered under, or null. */
   public ObjectName mxBeanName() {
@@ -1204,8 +894,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   void addLiveWorkersForTest(int n) {
     synchronized (lock) {
-      long c = (long) CTL.getAndAdd(this, n * LIVE_UNIT);
-      adjustVacancy(live(c), live(c) + n);
+      long c = sleep.addLive(n, 0);
+      adjustVacancy(Sleep.live(c), Sleep.live(c) + n);
     }
   }
 }

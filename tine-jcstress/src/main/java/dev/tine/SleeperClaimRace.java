@@ -15,8 +15,8 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * A sleeping worker's {@code sleepState} protocol: a waker's {@code tryClaim(AWAKE)} (inside the
- * real {@link WorkStealingPool#signalWork}) against the sleeper's own way out, either its {@code
- * unregister()} (sleep()'s early exits) or {@code pool.tryRetire(worker)} (its keep-alive ran
+ * real {@link Sleep#signalWork}) against the sleeper's own way out, either its {@code
+ * unregister()} (sleep()'s early exits) or {@code pool.sleep.tryRetire(worker)} (its keep-alive ran
  * out): exactly one of them takes the worker out of SLEEPING, and the pool's {@code ctl} counts
  * stay right (a waker leaves the sleeper count alone and the woken sleeper takes itself off; a
  * retire takes one live worker and one sleeper off, under the pool lock).
@@ -72,25 +72,25 @@ public class SleeperClaimRace {
     pool.workers = new Worker[] {w, w2};
     pool.addLiveWorkersForTest(2);
     for (Worker x : new Worker[] {w, w2}) {
-      x.sleepState = Worker.SLEEPING; // as sleep() registers: state first, then the count
-      pool.addSleepers(1);
+      x.sleepState = Sleep.SLEEPING; // as sleep() registers: state first, then the count
+      pool.sleep.addSleepers(1);
     }
   }
 
   @Actor
   public void waker() {
-    pool.signalWork();
+    pool.sleep.signalWork();
   }
 
   @Actor
   public void sleeper(IIII_Result r) {
     r.r1 = retireMode ? 1 : 0;
     if (!retireMode) {
-      w.unregisterForTest();
-    } else if (pool.tryRetire(w)) {
+      pool.sleep.unregisterForTest(w);
+    } else if (pool.sleep.tryRetire(w)) {
       retired = 1;
-    } else if (w.sleepState == Worker.AWAKE) {
-      pool.addSleepers(-1); // sleep(): a waker claimed us and left the sleeper count to us
+    } else if (w.sleepState == Sleep.AWAKE) {
+      pool.sleep.addSleepers(-1); // sleep(): a waker claimed us and left the sleeper count to us
     }
   }
 
@@ -98,12 +98,12 @@ public class SleeperClaimRace {
   public void after(IIII_Result r) {
     int state = w.sleepState;
     r.r2 = state;
-    boolean w2Claimed = w2.sleepState == Worker.AWAKE;
+    boolean w2Claimed = w2.sleepState == Sleep.AWAKE;
     r.r3 = w2Claimed ? 1 : 0;
     if (w2Claimed) {
-      pool.addSleepers(-1); // w2 wakes and takes itself off, as sleep() does after a claim
+      pool.sleep.addSleepers(-1); // w2 wakes and takes itself off, as sleep() does after a claim
     }
-    int gone = state == Worker.RETIRED ? 1 : 0;
+    int gone = state == Sleep.RETIRED ? 1 : 0;
     boolean ok =
         pool.sleepingWorkers() == (w2Claimed ? 0 : 1)
             && pool.poolSize() == 2 - gone

@@ -20,9 +20,9 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * {@code sleeper} (installed in {@code pool.workers}; the live count raised to 2 by the test hook
  * {@code addLiveWorkersForTest}, so a signal that finds no sleeper starts no thread). The
  * producer actor calls the real {@code Worker.publish(task)}: {@code deque.push}, then {@code
- * signalIfFirst}'s {@code VarHandle.fullFence()} and {@code pool.signalWork()}, whose volatile
+ * signalIfFirst}, i.e. {@code Sleep.afterPush()}: {@code VarHandle.fullFence()} and {@code signalWork()}, whose volatile
  * read of {@code ctl} decides whether to claim a sleeper. The sleeper actor does what {@code
- * Worker.sleep()} does before parking: state SLEEPING, {@code pool.addSleepers(1)} (a getAndAdd
+ * Sleep.sleep(worker)} does before parking: state SLEEPING, {@code pool.sleep.addSleepers(1)} (a getAndAdd
  * on {@code ctl}), then {@code pool.hasVisibleWork()} (the external queue, then each worker's
  * {@code deque.hasWork()}). sleep() itself is private and parks, so the test repeats those three
  * calls in the same order (it skips the {@code isStopping()} read between them).
@@ -70,13 +70,13 @@ public class WakeupHandshake {
 
   @Actor
   public void sleeper(II_Result r) {
-    sleeper.sleepState = Worker.SLEEPING; // sleep(): SLEEP_STATE.setVolatile(this, SLEEPING)
-    pool.addSleepers(1);
+    sleeper.sleepState = Sleep.SLEEPING; // sleep(): SLEEP_STATE.setVolatile(this, SLEEPING)
+    pool.sleep.addSleepers(1);
     r.r2 = pool.hasVisibleWork() ? 1 : 0;
   }
 
   @Arbiter
   public void after(II_Result r) {
-    r.r1 = sleeper.sleepState == Worker.AWAKE ? 1 : 0;
+    r.r1 = sleeper.sleepState == Sleep.AWAKE ? 1 : 0;
   }
 }

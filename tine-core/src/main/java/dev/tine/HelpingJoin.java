@@ -1,0 +1,215 @@
+package dev.tine;
+
+import dev.tine.deque.WorkDeque;
+
+/**
+ * Joins that help rather than wait (Lea §3.1: "helping"; Wagner and Calder's leapfrogging).
+ *
+ * <ol start="0">
+ *   <li>The newest latent fork is the target: never promoted, so run it by a direct call.
+ *   <li>Pop and run own pending forks (newest first) until the target is done or none is left.
+ *       Thieves take the oldest first, so once own work is exhausted the target was stolen or was
+ *       never ours.
+ *   <li>Help: steal from the target's thief, following the chain of thieves (the thief may itself
+ *       be joining a task stolen by another), so that the work run is a descendant of the target.
+ *       If the target was never stolen (forked elsewhere, or submitted from outside) there is no
+ *       chain, so scan the whole pool instead. A blocked thief's latent forks are claimed.
+ *   <li>Spin, then yield, then block on the task with a short timed wait, and help again when it
+ *       expires.
+ * </ol>
+ *
+ * At parallelism 1 step 1 or the scan in step 2 always finds the target, so nested joins cannot
+ * deadlock. While a join finds nothing to help with it counts itself hungry, so that whoever holds
+ * the target's pieces as latent forks promotes them; hunger an error kept from being taken back is
+ * repaid by the run loop ({@link #repayHunger}).
+ */
+final class HelpingJoin {
+  /** Help attempts (with a pause) in a join before yielding, then blocking. */
+  static final int JOIN_SPINS = 256, JOIN_YIELDS = 32;
+
+  /** How long a blocked joiner waits before trying to help again. */
+  static final long JOIN_BLOCK_NANOS = 1_000_000L;
+
+  private HelpingJoin() {}
+
+  static int awaitJoin(Worker w, Task<?> task) {
+    return awaitJoin(w, task, 0L);
+  }
+
+  /**
+   * Waits for {@code task} to complete, helping meanwhile; returns its final status, or a
+   * non-negative one if {@code deadline} (a nanoTime, 0 for none) passed first. Kept small so the
+   * JIT inlines it into join sites; the slow path is {@link #helpJoin}.
+   */
+  static int awaitJoin(Worker w, Task<?> task, long deadline) {
+    // (0) The newest latent fork is the target: never promoted, so a direct call.
+    if (w.latentForks && w.latent.peekTask() == task) {
+      if (w.recordStats) w.counters.inlineJoins++;
+      return task.execLatent(w);
+    }
+    return awaitJoinSlow(w, task, deadline);
+  }
+
+  /** Steps (1) to (3) of a join: kept apart so that the inline join above stays small. */
+  private static int awaitJoinSlow(Worker w, Task<?> task, long deadline) {
+    if (w.recordStats) w.counters.joins++;
+    int s;
+    // (1) Run own pending forks, newest first. The target is among them unless it was stolen.
+    while ((s = task.status()) >= 0) {
+      if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
+        return s;
+      }
+      Task<?> t = popOwn(w, false);
+      if (t == null) {
+        return helpJoin(w, task, deadline);
+      }
+      w.runTask(t);
+    }
+    return s;
+  }
+
+  /**
+   * Owner: our newest pending task, or null: a task in hand first, then latent entries (they are
+   * newer than anything in the deque, which holds promoted, i.e. older, entries), then the deque.
+   * A primitive join's latent half on top of the latent stack is not a task: inside a join its
+   * joiner is below us, so every latent entry is promoted (oldest first, so the deque keeps age
+   * order) and the deque's newest is taken; at top level (the run loop) no joiner is left, so the
+   * entry is dead and dropped.
+   */
+  static Task<?> popOwn(Worker w, boolean topLevel) {
+    Task<?> t = w.inHand;
+    if (t != null) {
+      return t;
+    }
+    for (; w.latentForks; ) {
+      Object x = w.latent.popTask();
+      if (x != null) {
+        t = (Task<?>) x;
+        w.inHand = t;
+        if (w.recordStats) w.counters.localPops++;
+        return t;
+      }
+      if (w.latent.sizeChecked() == 0) {
+        break;
+      }
+      if (topLevel) {
+        w.latent.dropTop();
+      } else {
+        Promotion.publishAll(w);
+        if (w.inHand != null) {
+          return w.inHand; // a promotion was cut short
+        }
+        break;
+      }
+    }
+    t = w.deque.pop();
+    if (t != null) {
+      w.inHand = t;
+      if (w.recordStats) w.counters.localPops++;
+    }
+    return t;
+  }
+
+  /** The target is not in our deque: help whoever has it, and block only as a last resort. */
+  private static int helpJoin(Worker w, Task<?> task, long deadline) {
+    int s;
+    // (2) Help whoever has the target; (3) spin, yield, block briefly; repeat.
+    if (w.pendingCount != 0) {
+      w.completePending(); // the target may be one of them
+    }
+    if (w.recordStats) w.counters.joinsHelped++;
+    Task<?> outer = w.joining;
+    w.joining = task;
+    boolean blocked = false;
+    boolean hungry = false;
+    try {
+      int misses = 0;
+      while ((s = task.status()) >= 0) {
+        long left = 0L;
+        if (deadline != 0L && (left = deadline - System.nanoTime()) <= 0L) {
+          break;
+        }
+        Task<?> t = popOwn(w, false); // a helped task may have left forks behind
+        if (t == null) {
+          t = helpSource(w, task);
+        }
+        if (t != null) {
+          if (hungry) {
+            hungry = false;
+            w.pool.addHungry(-1);
+            w.hungerOwed--;
+          }
+          w.runTask(t);
+          misses = 0;
+          continue;
+        }
+        if (!hungry) {
+          w.pool.addHungry(1); // whoever holds the target's pieces as latent forks promotes them
+          w.hungerOwed++;
+          hungry = true;
+        }
+        misses++;
+        if (misses < JOIN_SPINS) {
+          Thread.onSpinWait();
+        } else if (misses < JOIN_SPINS + JOIN_YIELDS) {
+          Thread.yield();
+        } else {
+          if (!blocked && w.recordStats) w.counters.joinsBlocked++;
+          blocked = true;
+          long wait = deadline == 0L ? JOIN_BLOCK_NANOS : Math.min(JOIN_BLOCK_NANOS, left);
+          try {
+            task.awaitDone(false, wait);
+          } catch (InterruptedException e) {
+            throw new AssertionError(e); // not thrown when interruptible == false
+          }
+          misses = JOIN_SPINS; // after a timed block, help once more, then yield and block again
+        }
+      }
+    } finally {
+      w.joining = outer;
+      if (hungry) {
+        w.pool.addHungry(-1);
+        w.hungerOwed--;
+      }
+    }
+    return s;
+  }
+
+  /** Takes back hunger that an error kept a join from taking back itself. */
+  static void repayHunger(Worker w) {
+    int owed = w.hungerOwed;
+    w.pool.addHungry(-owed);
+    w.hungerOwed -= owed;
+  }
+
+  /** A task whose execution helps {@code target} complete, or null. */
+  private static Task<?> helpSource(Worker w, Task<?> target) {
+    Worker v = target.stealer();
+    if (v == null || v.pool != w.pool) {
+      // Never stolen, not in our deque: forked by another worker or submitted from outside. (A
+      // foreign pool's worker can only be a stale hint: a task's result that is a thread.)
+      return Stealing.scan(w);
+    }
+    for (int hops = 0; v != null && v != w && v.pool == w.pool && hops < 8; hops++) {
+      Object x = v.deque.trySteal();
+      if (x == WorkDeque.LOST_RACE) {
+        return null;
+      }
+      if (x != null) {
+        Task<?> t = (Task<?>) x;
+        w.inHand = t;
+        Stealing.onSteal(w, t, v);
+        return t;
+      }
+      Task<?> j = v.joining; // the thief is itself waiting: help whoever has what it waits for
+      v = j == null ? null : j.stealer();
+    }
+    // The chain has nothing public. A thief blocked outside Tine may hold the target's pieces as
+    // latent forks: claim one (from any blocked worker: the chain may pass through them).
+    if (w.claims) {
+      Worker[] ws = w.pool.workers;
+      return Stealing.claimFromBlocked(w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
+    }
+    return null;
+  }
+}
