@@ -13,13 +13,28 @@ final class Jobs {
   static final int LONG_SUPPLIER = INT_TO_LONG + 1;
   static final int SUPPLIER = LONG_SUPPLIER + 1;
   static final int RUNNABLE = SUPPLIER + 1;
+  // Scope joins: (argument shape, result type). The function takes the running worker's scope.
+  static final int SCOPE_INT_TO_LONG = RUNNABLE + 1;
+  static final int SCOPE_LONG_TO_LONG = SCOPE_INT_TO_LONG + 1;
+  static final int SCOPE_RANGE_TO_LONG = SCOPE_LONG_TO_LONG + 1;
+  static final int SCOPE_INT_TO_DOUBLE = SCOPE_RANGE_TO_LONG + 1;
+  static final int SCOPE_LONG_TO_DOUBLE = SCOPE_INT_TO_DOUBLE + 1;
+  static final int SCOPE_RANGE_TO_DOUBLE = SCOPE_LONG_TO_DOUBLE + 1;
+  static final int SCOPE_INT_TO_OBJECT = SCOPE_RANGE_TO_DOUBLE + 1;
+  static final int SCOPE_LONG_TO_OBJECT = SCOPE_INT_TO_OBJECT + 1;
+  static final int SCOPE_RANGE_TO_OBJECT = SCOPE_LONG_TO_OBJECT + 1;
+  static final int SCOPE_RANGE_ACTION = SCOPE_RANGE_TO_OBJECT + 1;
 
-  /** Runs a (function, argument) pair; a long result lands in {@link #longResult}. */
+  /**
+   * Runs a (function, argument) pair; a long result lands in {@link #longResult}, a double in
+   * {@link #doubleResult}. A job runs only on a worker of its pool (it is never handed out).
+   */
   static final class Job extends Task<Object> {
     private final Object fn;
     private final long arg;
     private final int kind;
     long longResult;
+    double doubleResult;
 
     Job(Object fn, long arg, int kind) {
       this.fn = fn;
@@ -37,9 +52,36 @@ final class Jobs {
           return ((Supplier<Object>) fn).get();
         }
         case RUNNABLE -> ((Runnable) fn).run();
+        case SCOPE_INT_TO_LONG -> longResult = ((Scope.IntToLong) fn).apply(scope(), (int) arg);
+        case SCOPE_LONG_TO_LONG -> longResult = ((Scope.LongToLong) fn).apply(scope(), arg);
+        case SCOPE_RANGE_TO_LONG ->
+            longResult = ((Scope.RangeToLong) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        case SCOPE_INT_TO_DOUBLE -> doubleResult = ((Scope.IntToDouble) fn).apply(scope(), (int) arg);
+        case SCOPE_LONG_TO_DOUBLE -> doubleResult = ((Scope.LongToDouble) fn).apply(scope(), arg);
+        case SCOPE_RANGE_TO_DOUBLE ->
+            doubleResult = ((Scope.RangeToDouble) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        case SCOPE_INT_TO_OBJECT -> {
+          return ((Scope.IntTo<Object>) fn).apply(scope(), (int) arg);
+        }
+        case SCOPE_LONG_TO_OBJECT -> {
+          return ((Scope.LongTo<Object>) fn).apply(scope(), arg);
+        }
+        case SCOPE_RANGE_TO_OBJECT -> {
+          return ((Scope.RangeTo<Object>) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        }
+        case SCOPE_RANGE_ACTION -> ((Scope.RangeAction) fn).run(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
         default -> throw new IllegalStateException("unknown job kind " + kind);
       }
       return null;
+    }
+
+    private static Scope scope() {
+      return ((Worker) Thread.currentThread()).scope;
+    }
+
+    double joinDouble() {
+      join();
+      return doubleResult;
     }
 
     long joinLong() {

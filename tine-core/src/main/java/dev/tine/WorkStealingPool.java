@@ -20,6 +20,7 @@ import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
 import java.util.concurrent.locks.LockSupport;
 import javax.management.ObjectName;
 
@@ -56,7 +57,7 @@ import javax.management.ObjectName;
  *   <tr><td>{@link Promotion}</td><td>latent forks moved to the deque (oldest first, when the
  *       deque is empty or someone is hungry); primitive joins taking theirs back</td></tr>
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
- *   <tr><td>{@link Task}, {@link Tine}, {@code Ranges}</td><td>the fork/join APIs</td></tr>
+ *   <tr><td>{@link Task}, {@link Tine}, {@link Scope}, {@code Ranges}</td><td>the fork/join APIs</td></tr>
  *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
  *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
  *       counters (plain fields, no shared writes) and their snapshots</td></tr>
@@ -210,6 +211,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
     externalPush(task);
     return task.join();
+  }
+
+  /**
+   * Runs scope-passing code in this pool and returns its result: {@code body} gets the scope of
+   * the worker that runs it (see {@link Scope}). From a worker of this pool, runs it in place.
+   * Exceptions are reported as by {@link Task#join()}.
+   *
+   * <pre>{@code long r = pool.invoke(s -> fib(s, 40));}</pre>
+   */
+  public <R> R invoke(Function<Scope, ? extends R> body) {
+    Objects.requireNonNull(body, "body");
+    return invoke(Task.of(() -> body.apply(((Worker) Thread.currentThread()).scope)));
   }
 
   /** Schedules a task for asynchronous execution and returns it (it is its own Future). */

@@ -60,6 +60,9 @@ final class Worker extends Thread {
   final WorkDeque<Task<?>> deque;
   final WorkerCounters counters;
   final LatentStack latent = new LatentStack();
+
+  /** The scope handed to scope-passing code that runs on this worker (built last: it reads us). */
+  final Scope scope;
   final boolean recordStats;
   final boolean latentForks;
   /** Whether idle workers may claim latent forks of blocked owners (see {@link LatentStack}). */
@@ -105,6 +108,7 @@ final class Worker extends Thread {
     this.claims = pool.latentForks && LatentStack.claimsSupported();
     this.seed = 0x9E3779B9 * (index + 1) | 1;
     setDaemon(pool.daemon);
+    this.scope = new Scope(this);
   }
 
   // ---------------------------------------------------------------------------------------------

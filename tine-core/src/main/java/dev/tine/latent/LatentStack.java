@@ -132,6 +132,50 @@ public final class LatentStack {
   }
 
   /**
+   * The scope join's push: like {@link #pushFunction}, but it stores the function only if the
+   * slot holds another object (a join site forks the same function again and again, so the slot
+   * usually holds it already: no reference store, hence no GC write barrier) and does not count
+   * towards rotation unless it stored one. Returns -1, having changed nothing, when the push
+   * needs {@link #prepare}'s slow path (an empty latent range, a full array); the caller then
+   * uses {@link #pushFunction}. A push onto a non-empty stack needs no claim check (see {@link
+   * #prepare}). Calls nothing.
+   */
+  public int tryPushFunction(Object fn, long arg, int kind) {
+    int t = top;
+    Object[] it = items;
+    if (t == bottom || t == it.length) {
+      return -1;
+    }
+    if (it[t] != fn) {
+      it[t] = fn;
+      pushes++; // a reference store into a possibly old array: let rotation keep it young
+    }
+    args[t] = arg;
+    byte[] k = kinds;
+    if (k[t] != kind) {
+      k[t] = (byte) kind;
+    }
+    top = t + 1;
+    return t;
+  }
+
+  /**
+   * The scope join's pop: if {@code slot} is the newest entry and still latent, drops it (leaving
+   * its function in the array above {@code top}, where nothing reads it: the next push there
+   * finds it and skips the store) and returns true. Calls nothing but the claim check.
+   */
+  public boolean tryPopFunction(int slot) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    if (top == slot + 1 && slot >= bottom) {
+      top = slot;
+      return true;
+    }
+    return false;
+  }
+
+  /**
    * Everything a push must do before its stores: claims, settling, rotation. Each of these leaves
    * a consistent stack if an error stops it halfway.
    *

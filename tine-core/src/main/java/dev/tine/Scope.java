@@ -1,0 +1,525 @@
+package dev.tine;
+
+import dev.tine.deque.WorkDeque;
+import dev.tine.latent.LatentStack;
+import java.util.function.BiFunction;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.LongBinaryOperator;
+
+/**
+ * A worker's fork/join context, passed down a recursion as a parameter: the cheapest way to fork
+ * at every level. Each join records its second half as a latent fork with a few plain stores and
+ * runs it by a direct call when the first half returns, unless it was promoted meanwhile (then it
+ * may run on another worker, and the join waits for it, helping).
+ *
+ * <pre>{@code
+ * static long fib(Scope s, int n) {
+ *   return n < 2 ? n : s.joinLong(Fib::fib, n - 1, Fib::fib, n - 2, Long::sum);
+ * }
+ * long r = pool.invoke(s -> fib(s, 40));
+ * }</pre>
+ *
+ * <p><b>Which join to use.</b> A scope join costs about a call plus a few stores: it reads no
+ * thread-local and no {@code Thread.currentThread()}, writes nothing shared, takes no fence, and
+ * stores the function reference only when the slot held another one. {@link Tine#joinLong} does
+ * the same work after a {@code Thread.currentThread()} lookup per join, and needs no parameter.
+ * {@link Task#fork()}/{@link Task#join()} allocate a task per fork. Measured costs are in {@code
+ * docs/design/latent-forks.md}.
+ *
+ * <p><b>Arguments and results.</b> Each half takes an {@code int}, a {@code long}, or an index
+ * range {@code [lo, hi)} (how array code splits), and returns a {@code long}, a {@code double}, an
+ * object, or nothing (ranges). With non-capturing functions (method references to static methods)
+ * an unpromoted join allocates nothing. The scope handed to a half is the scope of the worker
+ * that runs it: a promoted half that runs elsewhere gets that worker's scope.
+ *
+ * <p><b>Exceptions</b> are as for {@link Tine#joinLong}: if the first half throws, a latent second
+ * half is dropped and a promoted one is waited for, and the first half's exception propagates;
+ * otherwise the second half's exception propagates, the same object.
+ *
+ * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it
+ * escaped into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}.
+ * The owner is checked on every slow path: an empty latent stack (so an escaped scope is caught at
+ * its first join whenever its owner is not inside a join itself), a promotion, and a second half
+ * that is not where its join left it (what concurrent use of one stack leads to). The fast path
+ * does not look: that check would cost a thread lookup per join. In a pool with {@code
+ * eagerForks(true)} every scope join forks eagerly, as {@link Task#fork()} does there.
+ */
+public final class Scope {
+  private final Worker worker;
+  private final LatentStack stack;
+  private final WorkDeque<Task<?>> deque;
+  private final boolean latent;
+
+  /** Keep one promoted fork in the deque (parallelism above 1): see {@code Worker.stockDeque}. */
+  private final boolean stock;
+
+  Scope(Worker worker) {
+    this.worker = worker;
+    this.stack = worker.latent;
+    this.deque = worker.deque;
+    this.latent = worker.latentForks;
+    this.stock = worker.stockDeque;
+  }
+
+  /**
+   * The scope of the current thread, a worker of some pool: to enter scope-passing code from a
+   * {@link Task}'s {@code compute}. Outside a pool's worker, throws {@link IllegalStateException}
+   * (use {@link WorkStealingPool#invoke(java.util.function.Function)} there).
+   */
+  public static Scope current() {
+    if (Thread.currentThread() instanceof Worker w) {
+      return w.scope;
+    }
+    throw new IllegalStateException(
+        "Scope.current() called from " + Thread.currentThread().getName() + ", which is not a pool worker");
+  }
+
+  /** The pool whose worker this scope belongs to. */
+  public WorkStealingPool pool() {
+    return worker.pool;
+  }
+
+  /** A function of the scope and an {@code int} argument, with a {@code long} result. */
+  @FunctionalInterface
+  public interface IntToLong {
+    long apply(Scope s, int x);
+  }
+
+  /** A function of the scope and an {@code int} argument, with a {@code double} result. */
+  @FunctionalInterface
+  public interface IntToDouble {
+    double apply(Scope s, int x);
+  }
+
+  /** A function of the scope and an {@code int} argument, with a result of type {@code R}. */
+  @FunctionalInterface
+  public interface IntTo<R> {
+    R apply(Scope s, int x);
+  }
+
+  /** A function of the scope and a {@code long} argument, with a {@code long} result. */
+  @FunctionalInterface
+  public interface LongToLong {
+    long apply(Scope s, long x);
+  }
+
+  /** A function of the scope and a {@code long} argument, with a {@code double} result. */
+  @FunctionalInterface
+  public interface LongToDouble {
+    double apply(Scope s, long x);
+  }
+
+  /** A function of the scope and a {@code long} argument, with a result of type {@code R}. */
+  @FunctionalInterface
+  public interface LongTo<R> {
+    R apply(Scope s, long x);
+  }
+
+  /** A function of the scope and an index range {@code [lo, hi)}, with a {@code long} result. */
+  @FunctionalInterface
+  public interface RangeToLong {
+    long apply(Scope s, int lo, int hi);
+  }
+
+  /** A function of the scope and an index range {@code [lo, hi)}, with a {@code double} result. */
+  @FunctionalInterface
+  public interface RangeToDouble {
+    double apply(Scope s, int lo, int hi);
+  }
+
+  /** A function of the scope and an index range {@code [lo, hi)}, with a result of type {@code R}. */
+  @FunctionalInterface
+  public interface RangeTo<R> {
+    R apply(Scope s, int lo, int hi);
+  }
+
+  /** An action on the scope and an index range {@code [lo, hi)}. */
+  @FunctionalInterface
+  public interface RangeAction {
+    void run(Scope s, int lo, int hi);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_LONG);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_LONG);
+        return combine.applyAsLong(f.apply(this, a), job.joinLong());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_LONG);
+    }
+    long ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    long rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : job.joinLong();
+    }
+    return combine.applyAsLong(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public double joinDouble(IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
+        return combine.applyAsDouble(f.apply(this, a), job.joinDouble());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_DOUBLE);
+    }
+    double ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    double rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : job.joinDouble();
+    }
+    return combine.applyAsDouble(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  @SuppressWarnings("unchecked")
+  public <A, B, R> R join(
+      IntTo<? extends A> f, int a, IntTo<? extends B> g, int b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_OBJECT);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_OBJECT);
+        return combine.apply(f.apply(this, a), (B) job.join());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_OBJECT);
+    }
+    A ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    B rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : (B) job.join();
+    }
+    return combine.apply(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_LONG);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_LONG);
+        return combine.applyAsLong(f.apply(this, a), job.joinLong());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_LONG);
+    }
+    long ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    long rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : job.joinLong();
+    }
+    return combine.applyAsLong(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public double joinDouble(LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
+        return combine.applyAsDouble(f.apply(this, a), job.joinDouble());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
+    }
+    double ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    double rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : job.joinDouble();
+    }
+    return combine.applyAsDouble(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  @SuppressWarnings("unchecked")
+  public <A, B, R> R join(
+      LongTo<? extends A> f, long a, LongTo<? extends B> g, long b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
+        return combine.apply(f.apply(this, a), (B) job.join());
+      }
+      slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_OBJECT);
+    }
+    A ra;
+    try {
+      ra = f.apply(this, a);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    B rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, b);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, b) : (B) job.join();
+    }
+    return combine.apply(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public long joinLong(RangeToLong f, int aLo, int aHi, RangeToLong g, int bLo, int bHi, LongBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
+        return combine.applyAsLong(f.apply(this, aLo, aHi), job.joinLong());
+      }
+      slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
+    }
+    long ra;
+    try {
+      ra = f.apply(this, aLo, aHi);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    long rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, bLo, bHi);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, bLo, bHi) : job.joinLong();
+    }
+    return combine.applyAsLong(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public double joinDouble(RangeToDouble f, int aLo, int aHi, RangeToDouble g, int bLo, int bHi, DoubleBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
+        return combine.applyAsDouble(f.apply(this, aLo, aHi), job.joinDouble());
+      }
+      slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
+    }
+    double ra;
+    try {
+      ra = f.apply(this, aLo, aHi);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    double rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, bLo, bHi);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, bLo, bHi) : job.joinDouble();
+    }
+    return combine.applyAsDouble(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
+   * only if it is promoted while {@code f} runs (see the class comment).
+   */
+  @SuppressWarnings("unchecked")
+  public <A, B, R> R join(
+      RangeTo<? extends A> f, int aLo, int aHi, RangeTo<? extends B> g, int bLo, int bHi,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
+        return combine.apply(f.apply(this, aLo, aHi), (B) job.join());
+      }
+      slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
+    }
+    A ra;
+    try {
+      ra = f.apply(this, aLo, aHi);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    B rb;
+    if (st.tryPopFunction(slot)) {
+      rb = g.apply(this, bLo, bHi);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? g.apply(this, bLo, bHi) : (B) job.join();
+    }
+    return combine.apply(ra, rb);
+  }
+
+  /**
+   * Runs {@code f} on {@code [aLo, aHi)} and {@code g} on {@code [bLo, bHi)}; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
+   */
+  public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
+        f.run(this, aLo, aHi);
+        job.join();
+        return;
+      }
+      slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
+    }
+    try {
+      f.run(this, aLo, aHi);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    if (st.tryPopFunction(slot)) {
+      g.run(this, bLo, bHi);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      if (job == null) {
+        g.run(this, bLo, bHi);
+      } else {
+        job.join();
+      }
+    }
+  }
+  // ---------------------------------------------------------------------------------------------
+  // Slow paths: each checks the owner first
+
+  private static long range(int lo, int hi) {
+    return ((long) lo << 32) | (hi & 0xFFFF_FFFFL);
+  }
+
+  static int rangeLo(long packed) {
+    return (int) (packed >> 32);
+  }
+
+  static int rangeHi(long packed) {
+    return (int) packed;
+  }
+
+  private void checkOwner() {
+    if (Thread.currentThread() != worker) {
+      throw new IllegalStateException("a Scope was used from thread " + Thread.currentThread().getName()
+          + ", but it belongs to worker " + worker.getName()
+          + ": use the scope passed to the running function; never store one or hand it to another thread");
+    }
+  }
+
+  /**
+   * The push needed the latent stack's slow path ({@code slot < 0}: nothing recorded yet), or the
+   * deque is empty and should be stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
+   */
+  private int forkSlow(int slot, Object g, long arg, int kind) {
+    checkOwner();
+    if (slot < 0) {
+      return Promotion.forkFunction(worker, g, arg, kind); // records, then offers
+    }
+    Promotion.offer(worker);
+    return slot;
+  }
+
+  /** The second half is not the newest latent entry: it was promoted (or a join was cut short). */
+  private Jobs.Job reclaim(int slot) {
+    checkOwner();
+    return Promotion.reclaim(worker, slot);
+  }
+
+  /** The first half threw: drop the second half if still latent, else wait for it quietly. */
+  private void abandon(int slot) {
+    if (Thread.currentThread() != worker) {
+      return; // an escaped scope: the first half's exception is the one to report
+    }
+    Jobs.Job job = Promotion.reclaim(worker, slot);
+    if (job != null) {
+      try {
+        job.join();
+      } catch (RuntimeException | Error ignored) {
+        // the first half's exception is the one reported
+      }
+    }
+  }
+
+  /** An eager pool: the second half as a task on the deque, at once. */
+  private Jobs.Job eager(Object g, long arg, int kind) {
+    checkOwner();
+    return Promotion.forkJobEagerly(worker, g, arg, kind);
+  }
+}

@@ -1,0 +1,292 @@
+package dev.tine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The scope-passing join: exact results for every argument and result shape against sequential
+ * code, under stealing (several workers, both fork modes); exceptions; a scope used from the wrong
+ * thread; blocking inside scope code.
+ */
+@Timeout(60)
+class ScopeTest {
+
+  static long fibSeq(int n) {
+    return n < 2 ? n : fibSeq(n - 1) + fibSeq(n - 2);
+  }
+
+  static long fib(Scope s, int n) {
+    return n < 2 ? n : s.joinLong(ScopeTest::fib, n - 1, ScopeTest::fib, n - 2, Long::sum);
+  }
+
+  static long fibL(Scope s, long n) {
+    return n < 2 ? n : s.joinLong(ScopeTest::fibL, n - 1, ScopeTest::fibL, n - 2, Long::sum);
+  }
+
+  static double fibD(Scope s, int n) {
+    return n < 2 ? n : s.joinDouble(ScopeTest::fibD, n - 1, ScopeTest::fibD, n - 2, Double::sum);
+  }
+
+  static double fibDL(Scope s, long n) {
+    return n < 2 ? n : s.joinDouble(ScopeTest::fibDL, n - 1, ScopeTest::fibDL, n - 2, Double::sum);
+  }
+
+  static final long[] DATA = new Random(7).longs(100_000, 0, 1000).toArray();
+
+  static long sum(Scope s, int lo, int hi) {
+    if (hi - lo <= 16) {
+      long r = 0;
+      for (int i = lo; i < hi; i++) r += DATA[i];
+      return r;
+    }
+    int mid = (lo + hi) >>> 1;
+    return s.joinLong(ScopeTest::sum, lo, mid, ScopeTest::sum, mid, hi, Long::sum);
+  }
+
+  static double sumD(Scope s, int lo, int hi) {
+    if (hi - lo <= 16) {
+      double r = 0;
+      for (int i = lo; i < hi; i++) r += DATA[i];
+      return r;
+    }
+    int mid = (lo + hi) >>> 1;
+    return s.joinDouble(ScopeTest::sumD, lo, mid, ScopeTest::sumD, mid, hi, Double::sum);
+  }
+
+  static List<Integer> collect(Scope s, int lo, int hi) {
+    if (hi - lo == 1) return List.of(lo);
+    int mid = (lo + hi) >>> 1;
+    return s.join(ScopeTest::collect, lo, mid, ScopeTest::collect, mid, hi, ScopeTest::concat);
+  }
+
+  static String digits(Scope s, int n) {
+    return n < 10 ? Integer.toString(n) : s.join(ScopeTest::digits, n / 10, ScopeTest::digits, n % 10, String::concat);
+  }
+
+  static String digitsL(Scope s, long n) {
+    return n < 10 ? Long.toString(n) : s.join(ScopeTest::digitsL, n / 10, ScopeTest::digitsL, n % 10, String::concat);
+  }
+
+  static <T> List<T> concat(List<? extends T> a, List<? extends T> b) {
+    List<T> r = new ArrayList<>(a);
+    r.addAll(b);
+    return r;
+  }
+
+  static int[] sortData;
+
+  static void quicksort(Scope s, int lo, int hi) {
+    int[] a = sortData;
+    if (hi - lo <= 32) {
+      Arrays.sort(a, lo, hi);
+      return;
+    }
+    int p = a[(lo + hi) >>> 1], i = lo, j = hi - 1;
+    while (i <= j) {
+      while (a[i] < p) i++;
+      while (a[j] > p) j--;
+      if (i <= j) {
+        int t = a[i];
+        a[i++] = a[j];
+        a[j--] = t;
+      }
+    }
+    s.join(ScopeTest::quicksort, lo, j + 1, ScopeTest::quicksort, i, hi);
+  }
+
+  static WorkStealingPool pool(int p, boolean eager) {
+    return WorkStealingPool.builder().parallelism(p).eagerForks(eager).build();
+  }
+
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @CsvSource({"1,false", "2,false", "4,false", "2,true"})
+  void everyShapeGivesTheSequentialResult(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
+      for (int round = 0; round < 3; round++) {
+        assertEquals((Object) fibSeq(24), pool.invoke(s -> fib(s, 24)));
+        assertEquals((Object) fibSeq(22), pool.invoke(s -> fibL(s, 22L)));
+        assertEquals((Object) (double) fibSeq(22), pool.invoke(s -> fibD(s, 22)));
+        assertEquals((Object) (double) fibSeq(20), pool.invoke(s -> fibDL(s, 20L)));
+        long expect = Arrays.stream(DATA).sum();
+        assertEquals((Object) expect, pool.invoke(s -> sum(s, 0, DATA.length)));
+        assertEquals((double) expect, pool.invoke(s -> sumD(s, 0, DATA.length)));
+        List<Integer> c = pool.invoke(s -> collect(s, 0, 5000));
+        for (int i = 0; i < 5000; i++) assertEquals(i, c.get(i));
+        assertEquals("123456789", pool.invoke(s -> digits(s, 123456789)));
+        assertEquals("1234567890123", pool.invoke(s -> digitsL(s, 1234567890123L)));
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2, 4})
+  void rangeActionSorts(int p) {
+    try (WorkStealingPool pool = pool(p, false)) {
+      int[] a = new Random(p).ints(200_000).toArray();
+      int[] expect = a.clone();
+      Arrays.sort(expect);
+      sortData = a;
+      pool.invoke(s -> {
+        quicksort(s, 0, a.length);
+        return null;
+      });
+      assertArrayEquals(expect, a);
+    }
+  }
+
+  @Test
+  void promotedHalvesRunElsewhereAndStillGiveExactResults() {
+    // Long leaves make the other workers hungry while the owner is inside a join, so halves
+    // are promoted and stolen; the sum must still be exact and each leaf must run exactly once.
+    try (WorkStealingPool pool = pool(4, false)) {
+      AtomicIntegerArray runs = new AtomicIntegerArray(256);
+      Scope.RangeToLong[] leafy = new Scope.RangeToLong[1];
+      leafy[0] = (s, lo, hi) -> {
+        if (hi - lo == 1) {
+          runs.incrementAndGet(lo);
+          long x = 0;
+          for (int i = 0; i < 20_000; i++) x += (i ^ lo) & 1;
+          return lo + (x - x);
+        }
+        int mid = (lo + hi) >>> 1;
+        return s.joinLong(leafy[0], lo, mid, leafy[0], mid, hi, Long::sum);
+      };
+      for (int round = 0; round < 20; round++) {
+        assertEquals((Object) (255L * 256 / 2), pool.invoke(s -> leafy[0].apply(s, 0, 256)));
+      }
+      for (int i = 0; i < 256; i++) assertEquals(20, runs.get(i), "leaf " + i);
+      assertTrue(pool.stats().promotions() > 0, "nothing was promoted: the test did not test stealing");
+    }
+  }
+
+  static final class Boom extends RuntimeException {
+    Boom(String m) {
+      super(m);
+    }
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2})
+  void exceptionsReachTheJoinerAsTheSameObject(int p) {
+    try (WorkStealingPool pool = pool(p, false)) {
+      Boom first = new Boom("first"), second = new Boom("second");
+      AtomicInteger secondRan = new AtomicInteger();
+      Scope.IntToLong throwsFirst = (s, x) -> {
+        throw first;
+      };
+      Scope.IntToLong throwsSecond = (s, x) -> {
+        secondRan.incrementAndGet();
+        throw second;
+      };
+      Scope.IntToLong ok = (s, x) -> x;
+      Boom e1 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, ok, 2, Long::sum)));
+      assertSame(first, e1);
+      Boom e2 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(ok, 1, throwsSecond, 2, Long::sum)));
+      assertSame(second, e2);
+      // Both throw: the first half's exception. At parallelism 1 the latent second half is
+      // dropped, not run; above 1 the first fork stocks the empty deque (it is promoted), so it
+      // may run, and the join waits for it: it has run at most once, and not after invoke returned.
+      secondRan.set(0);
+      Boom e3 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, throwsSecond, 2, Long::sum)));
+      assertSame(first, e3);
+      int ran = secondRan.get();
+      assertTrue(p == 1 ? ran == 0 : ran <= 1, "second half ran " + ran + " times");
+      Thread.onSpinWait();
+      assertEquals(ran, secondRan.get(), "the second half ran after the join returned");
+      // The pool is still usable, and the latent stack was left clean.
+      assertEquals((Object) fibSeq(20), pool.invoke(s -> fib(s, 20)));
+    }
+  }
+
+  private static Throwable rootOf(Throwable t) {
+    return t instanceof CompletionException && t.getCause() != null ? t.getCause() : t;
+  }
+
+  @Test
+  void aScopeUsedFromAnotherThreadThrows() throws Exception {
+    try (WorkStealingPool pool = pool(2, false)) {
+      AtomicReference<Scope> escaped = new AtomicReference<>();
+      pool.invoke(s -> {
+        escaped.set(s);
+        return fib(s, 10);
+      });
+      AtomicReference<Throwable> seen = new AtomicReference<>();
+      Thread t = new Thread(() -> {
+        try {
+          fib(escaped.get(), 20);
+        } catch (Throwable e) {
+          seen.set(e);
+        }
+      });
+      t.start();
+      t.join();
+      assertTrue(seen.get() instanceof IllegalStateException, "got " + seen.get());
+      assertTrue(seen.get().getMessage().contains("belongs to worker"), seen.get().getMessage());
+      // The owner's stack is unharmed.
+      assertEquals((Object) fibSeq(22), pool.invoke(s -> fib(s, 22)));
+      // Scope.current() off a worker: a clear error too.
+      assertThrows(IllegalStateException.class, Scope::current);
+    }
+  }
+
+  @Test
+  void aScopeThatEscapesIntoAnotherPoolsWorkerThrows() {
+    try (WorkStealingPool a = pool(1, false); WorkStealingPool b = pool(1, false)) {
+      Throwable e = assertThrows(Throwable.class, () -> a.invoke(sa -> b.invoke(sb -> fib(sa, 15))));
+      assertTrue(rootOf(e) instanceof IllegalStateException, "got " + e);
+      assertEquals((Object) fibSeq(15), a.invoke(s -> fib(s, 15)));
+    }
+  }
+
+  @Test
+  void forkThenBlockDoesNotDeadlock() throws Exception {
+    // The owner forks (latent), then blocks in a latch that only the forked half counts down:
+    // an idle worker claims the latent half from the blocked owner (as for Task forks).
+    try (WorkStealingPool pool = pool(2, false)) {
+      for (int round = 0; round < 20; round++) {
+        CountDownLatch latch = new CountDownLatch(1);
+        Scope.IntToLong waits = (s, x) -> {
+          try {
+            assertTrue(latch.await(20, TimeUnit.SECONDS), "the forked half never ran");
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+          return x;
+        };
+        Scope.IntToLong counts = (s, x) -> {
+          latch.countDown();
+          return x;
+        };
+        assertEquals((Object) 3L, pool.invoke(s -> s.joinLong(waits, 1, counts, 2, Long::sum)));
+      }
+    }
+  }
+
+  @Test
+  void scopeCurrentInsideATaskIsTheRunningWorkersScope() {
+    try (WorkStealingPool pool = pool(2, false)) {
+      long r = pool.invoke(Task.of(() -> fib(Scope.current(), 20)));
+      assertEquals(fibSeq(20), r);
+      assertSame(pool, pool.invoke(s -> s.pool()));
+    }
+  }
+}
