@@ -3,7 +3,7 @@ package dev.tine.bench.experiments;
 import dev.tine.PoolStats;
 import dev.tine.Task;
 import dev.tine.WorkStealingPool;
-import dev.tine.bench.GcSnapshot;
+import dev.tine.bench.run.GcSnapshot;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
