@@ -1,6 +1,7 @@
 package dev.tine.bench.cli;
 
 import dev.tine.bench.experiments.ForkJoinTuning;
+import dev.tine.bench.experiments.ForkJoinTuningTables;
 import java.io.PrintStream;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -38,7 +39,7 @@ final class ForkJoinTuningCommand implements Callable<Integer> {
     var exp = new ForkJoinTuning(fibN, sortN);
     int[] ms = threads.stream().mapToInt(Integer::intValue).toArray();
     List<ForkJoinTuning.Run> runs = exp.run(ms, out);
-    ForkJoinTuning.print(runs, ms, out);
+    ForkJoinTuningTables.print(runs, ms, out);
     json.write(runs.stream().map(ForkJoinTuning.Run::toMap).toList());
     return runs.stream().allMatch(ForkJoinTuning.Run::verified) ? 0 : 1;
   }
