@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one fork+join, per join: each benchmark computes fib(25) forking at every call
- * (the bench's seed 000 program 2 classes and its {@code Tine.joinLong} fib)
+ * (seed 000's programs 1 and 2 and the {@code Tine.joinLong} fib, from the bench's {@code Fib})
  * (121,392 joins) inside a pool of {@code parallelism} workers, and JMH divides by the number of
  * joins ({@link OperationsPerInvocation}). {@code seq} is the same recursion without forks, so
  * "added per join" is {@code X - seq}. With {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes
@@ -64,14 +64,10 @@ public class JoinBench {
     jdk.shutdownNow();
   }
 
-  static long seq(int n) {
-    return n < 2 ? n : seq(n - 1) + seq(n - 2);
-  }
-
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long seq() {
-    return seq(N);
+    return Fib.seqFib(N);
   }
 
   /** Tine.joinLong, unpromoted at parallelism 1: the "added per unpromoted join" figure. */

@@ -128,8 +128,11 @@ public final class ThreadingModels {
         mid / midSecs, max == 0 ? 0 : (double) (max - min) / max, min, max);
   }
 
-  /** kB of VmSize and VmRSS of this process (Linux), or {-1, -1}. */
-  static long[] memoryKb() {
+  /** Memory in kB: address space (VmSize) and resident (VmRSS); -1 where unknown. */
+  public record MemoryKb(long addressSpaceKb, long residentKb) {}
+
+  /** kB of VmSize and VmRSS of this process (Linux), or -1 each. */
+  static MemoryKb memoryKb() {
     long vm = -1, rss = -1;
     try {
       for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
@@ -139,12 +142,12 @@ public final class ThreadingModels {
     } catch (IOException | RuntimeException e) {
       // not Linux
     }
-    return new long[] {vm, rss};
+    return new MemoryKb(vm, rss);
   }
 
   /** Virtual and resident memory added by n parked threads of the given kind, in kB. */
-  public long[] parkedCostKb(boolean virtual, int n) throws InterruptedException {
-    long[] before = memoryKb(); // no System.gc(): a shrinking heap would hide the threads' cost
+  public MemoryKb parkedCost(boolean virtual, int n) throws InterruptedException {
+    MemoryKb before = memoryKb(); // no System.gc(): a shrinking heap would hide the threads' cost
     CountDownLatch parked = new CountDownLatch(n), release = new CountDownLatch(1);
     List<Thread> ts = new ArrayList<>();
     Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
@@ -159,10 +162,10 @@ public final class ThreadingModels {
       }));
     }
     parked.await();
-    long[] after = memoryKb();
+    MemoryKb after = memoryKb();
     release.countDown();
     for (Thread t : ts) t.join();
-    return new long[] {after[0] - before[0], after[1] - before[1]};
+    return new MemoryKb(after.addressSpaceKb() - before.addressSpaceKb(), after.residentKb() - before.residentKb());
   }
 
   public static void print(List<Result> rs, PrintStream out) {

@@ -12,8 +12,10 @@ import java.util.concurrent.RecursiveTask;
 
 /**
  * Fibonacci, as in Lea's paper (seed 002 §2: threshold 13, both halves by coInvoke/invokeAll,
- * fib(47) at paper size, {@code long} since fib(47) overflows int) and as in seed 000's program 2
- * (fork n-2, compute n-1, join; forking every call, fib(40)).
+ * fib(47) at paper size, {@code long} since fib(47) overflows int) and as in seed 000: program 1
+ * ({@link #seqFib}), program 2 (fork n-2, compute n-1, join; forking every call, fib(40)) and
+ * program 3 (program 2 throttled by a shared counter). This file is the one home of these
+ * programs: the bench, the fork-join-tuning experiment and the JMH benchmarks all run them.
  */
 public final class Fib {
   private Fib() {}
@@ -114,6 +116,62 @@ public final class Fib {
       if (n <= 1) return n;
       ForkJoinTask<Long> f1 = new JdkEvery(n - 2).fork();
       return compute(n - 1) + f1.join();
+    }
+  }
+
+  // ------------------------------------------------------------------ Seed 000, program 3
+
+  /** Seed 000's FibonacciTask3 (program 3): forks only while the {@link Throttle} allows. */
+  public static final class JdkThrottled extends RecursiveTask<Long> {
+    final int n;
+    final Throttle th;
+
+    public JdkThrottled(int n, Throttle th) {
+      this.n = n;
+      this.th = th;
+    }
+
+    @Override
+    protected Long compute() {
+      long r = compute(n);
+      th.done();
+      return r;
+    }
+
+    long compute(int n) {
+      if (n <= 1) return n;
+      if (th.tryFork()) {
+        ForkJoinTask<Long> f1 = new JdkThrottled(n - 2, th).fork();
+        return compute(n - 1) + f1.join();
+      }
+      return compute(n - 2) + compute(n - 1);
+    }
+  }
+
+  /** Seed 000's program 3 on Tine: the same code with RecursiveTask renamed to Task. */
+  public static final class TineThrottled extends Task<Long> {
+    final int n;
+    final Throttle th;
+
+    public TineThrottled(int n, Throttle th) {
+      this.n = n;
+      this.th = th;
+    }
+
+    @Override
+    protected Long compute() {
+      long r = compute(n);
+      th.done();
+      return r;
+    }
+
+    long compute(int n) {
+      if (n <= 1) return n;
+      if (th.tryFork()) {
+        Task<Long> f1 = new TineThrottled(n - 2, th).fork();
+        return compute(n - 1) + f1.join();
+      }
+      return compute(n - 2) + compute(n - 1);
     }
   }
 

@@ -12,7 +12,8 @@ import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.ForkJoinTask;
 
 /**
- * Seed 000 §3: quicksort of 2M elements with the seed's pivot rule (the larger of the first two
+ * Seed 000 §3 (the one home of its quicksort programs 1-3, for the bench and the fork-join-tuning
+ * experiment): quicksort of 2M elements with the seed's pivot rule (the larger of the first two
  * distinct elements) and partition loop, forking down to single elements (no grain size). The
  * seed sorts a List of boxed values; here an int[] range, which is what users sort today.
  *
@@ -49,7 +50,7 @@ public final class QuickSort implements Program {
   }
 
   /** The seed's process(): partitions [lo, hi); returns the split point, or -1 if nothing to do. */
-  static int partition(int[] a, int lo, int hi) {
+  public static int partition(int[] a, int lo, int hi) {
     if (hi - lo <= 1) return -1;
     int p = pivot(a, lo, hi);
     if (p < 0) return -1;
@@ -67,7 +68,8 @@ public final class QuickSort implements Program {
     return left;
   }
 
-  static void sequential(int[] a, int lo, int hi) {
+  /** Program 1: the same recursion with no forks. */
+  public static void sequential(int[] a, int lo, int hi) {
     int pos = partition(a, lo, hi);
     if (pos > 0) {
       sequential(a, lo, pos);
@@ -119,6 +121,74 @@ public final class QuickSort implements Program {
     }
   }
 
+  /** Seed 000's program 2 on Tine exactly: fork left, compute right, never join. */
+  public static final class TineNoJoin extends Task<Void> {
+    final int[] a;
+    final int lo, hi;
+
+    public TineNoJoin(int[] a, int lo, int hi) {
+      this.a = a;
+      this.lo = lo;
+      this.hi = hi;
+    }
+
+    @Override
+    protected Void compute() {
+      int pos = partition(a, lo, hi);
+      if (pos > 0) {
+        new TineNoJoin(a, lo, pos).fork(); // never joined, as in the seed
+        new TineNoJoin(a, pos, hi).compute();
+      }
+      return null;
+    }
+  }
+
+  /** Seed 000's program 3 on the JDK: program 2 forking only while the {@link Throttle} allows. */
+  static final class JdkThrottled extends RecursiveAction {
+    final int[] a;
+    final int lo, hi;
+    final Throttle th;
+
+    JdkThrottled(int[] a, int lo, int hi, Throttle th) {
+      this.a = a;
+      this.lo = lo;
+      this.hi = hi;
+      this.th = th;
+    }
+
+    @Override
+    protected void compute() {
+      sort(lo, hi);
+      th.done();
+    }
+
+    void sort(int l, int h) {
+      int pos = partition(a, l, h);
+      if (pos <= 0) return;
+      if (th.tryFork()) {
+        new JdkThrottled(a, l, pos, th).fork();
+      } else {
+        sort(l, pos);
+      }
+      sort(pos, h);
+    }
+  }
+
+  /**
+   * Sorts all of {@code a} in {@code pool} with seed 000's program 2 ({@code th == null}) or
+   * program 3 (throttled by {@code th}); the root waits for the forks those programs never join.
+   */
+  public static void jdkSort(ForkJoinPool pool, int[] a, Throttle th) {
+    pool.invoke(new RecursiveAction() {
+      @Override
+      protected void compute() {
+        if (th == null) new JdkSort(a, 0, a.length).compute();
+        else new JdkThrottled(a, 0, a.length, th).compute();
+        ForkJoinTask.helpQuiesce();
+      }
+    });
+  }
+
   @Override
   public Workload workload(Size size, Map<String, String> o) {
     int n = Program.intParam(o, "n", 2_000_000);
@@ -151,13 +221,7 @@ public final class QuickSort implements Program {
 
       @Override
       public Object jdk(ForkJoinPool pool) {
-        pool.invoke(new RecursiveAction() {
-          @Override
-          protected void compute() {
-            new JdkSort(work, 0, n).compute();
-            ForkJoinTask.helpQuiesce(); // wait for the forks program 2 never joins
-          }
-        });
+        jdkSort(pool, work, null);
         return work;
       }
 

@@ -23,7 +23,7 @@ class ExperimentsTest {
     ForkJoinTuning.Run tine2 = ForkJoinTuning.find(runs, "fib", "2", "tine", 2);
     assertEquals(10_945, tine2.forks(), "fib(20) program 2 forks fib(21) - 1 times");
     ByteArrayOutputStream buf = new ByteArrayOutputStream();
-    ForkJoinTuning.print(runs, ms, new PrintStream(buf));
+    ForkJoinTuningTables.print(runs, ms, new PrintStream(buf));
     String out = buf.toString();
     for (String t : List.of("Table 2-1", "Table 2-2", "Table 2-3", "Table 3-1", "Table 3-2", "Table 3-3", "Table 3-4")) {
       assertTrue(out.contains(t), t + " in\n" + out);

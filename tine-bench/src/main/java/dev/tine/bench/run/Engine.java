@@ -1,7 +1,10 @@
-package dev.tine.bench;
+package dev.tine.bench.run;
+
+import java.util.Arrays;
+import java.util.stream.Collectors;
 
 /** What runs a program: sequential code, Tine's pool, or the JDK's ForkJoinPool. */
-public enum Runtime {
+public enum Engine {
   SEQ("seq"),
   TINE("tine"),
   /** Tine with its per-worker counters off: to measure what recording them costs. */
@@ -12,7 +15,7 @@ public enum Runtime {
 
   public final String id;
 
-  Runtime(String id) {
+  Engine(String id) {
     this.id = id;
   }
 
@@ -20,10 +23,19 @@ public enum Runtime {
     return this == TINE || this == TINE_NOSTATS || this == TINE_EAGER;
   }
 
-  public static Runtime parse(String s) {
-    for (Runtime r : values()) {
-      if (r.id.equalsIgnoreCase(s.trim())) {
-        return r;
+  /** Tine engines whose pools record per-worker counters. */
+  public boolean countsTasks() {
+    return this == TINE || this == TINE_EAGER;
+  }
+
+  public static String ids() {
+    return Arrays.stream(values()).map(e -> e.id).collect(Collectors.joining(", "));
+  }
+
+  public static Engine parse(String s) {
+    for (Engine e : values()) {
+      if (e.id.equalsIgnoreCase(s.trim())) {
+        return e;
       }
     }
     throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine, tine-eager, tine-nostats or jdk)");

@@ -1,11 +1,13 @@
-package dev.tine.bench;
+package dev.tine.bench.report;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.tine.bench.Size;
 import dev.tine.bench.programs.Fib;
+import dev.tine.bench.run.BenchRunner;
+import dev.tine.bench.run.Engine;
 import java.awt.image.BufferedImage;
-import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,10 +31,9 @@ class ReportTest {
   @BeforeAll
   static void run() throws Exception {
     BenchRunner r = new BenchRunner(new BenchRunner.Options(List.of(new Fib.Lea()),
-        List.of(Runtime.SEQ, Runtime.TINE, Runtime.JDK), List.of(1, 2), Size.QUICK,
-        Map.of("fib", Map.of("n", "24")), 1, 2, false, new PrintStream(PrintStream.nullOutputStream()), null));
-    r.run();
-    html = Report.html(r.records(), "test report");
+        List.of(Engine.SEQ, Engine.TINE, Engine.JDK), List.of(1, 2), Size.QUICK,
+        Map.of("fib", Map.of("n", "24")), 1, 2, false, null));
+    html = HtmlReport.html(Records.of(r.run()), "test report");
   }
 
   static int count(String s, String re) {

@@ -1,4 +1,4 @@
-package dev.tine.bench;
+package dev.tine.bench.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +40,35 @@ class CliTest {
       assertEquals(2, r.code(), String.join(" ", a) + ": " + r);
       assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
       assertTrue(r.err().contains("tine"), r.err());
+    }
+  }
+
+  /** Every command reports bad input through picocli: exit 2, one message naming the fault, a help hint. */
+  @Test
+  void badExperimentArgumentsExitWith2ThroughPicocli() {
+    String[][] cases = {
+        {"experiment", "pool-vs-threads", "--tasks", "0"},
+        {"experiment", "pool-sizing", "--seconds", "0"},
+        {"experiment", "pool-sizing", "--clients", "0"},
+        {"experiment", "pool-sizing", "--pools", "4,lots"},
+        {"experiment", "pool-sizing", "--pools", "-1"},
+        {"experiment", "pool-sizing", "--cpu-share", "2"},
+        {"experiment", "threading-models", "--threads", "0"},
+        {"experiment", "threading-models", "--seconds", "-1"},
+        {"experiment", "fork-join-tuning", "--threads", "1,0"},
+        {"advise", "--snapshot", "/nonexistent/snapshot.json"},
+    };
+    String[] named = {"--tasks", "--seconds", "--clients", "lots", "--pools", "--cpu-share", "--threads", "--seconds",
+        "--threads", "snapshot"};
+    for (int i = 0; i < cases.length; i++) {
+      String[] a = cases[i];
+      Run r = run(a);
+      assertEquals(2, r.code(), String.join(" ", a) + ": " + r);
+      assertTrue(r.err().startsWith("tine: "), "picocli's handler wrote the message: " + r.err());
+      assertTrue(r.err().contains(named[i]), "the message names the fault: " + r.err());
+      assertTrue(r.err().contains("--help' for the options"), "a pointer to the command's help: " + r.err());
+      assertTrue(!r.err().contains("\tat "), "no stack trace: " + r.err());
+      assertTrue(r.out().isEmpty(), "nothing ran: " + r.out());
     }
   }
 

@@ -1,4 +1,4 @@
-package dev.tine.bench;
+package dev.tine.bench.run;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

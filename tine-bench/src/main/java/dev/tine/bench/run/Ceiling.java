@@ -1,4 +1,4 @@
-package dev.tine.bench;
+package dev.tine.bench.run;
 
 /**
  * The box's parallel ceiling: the same sequential work on one thread, then on two independent

@@ -1,0 +1,20 @@
+package dev.tine.bench.cli;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/** {@code tine experiment}: the seeds' experiments, one subcommand each. */
+@Command(name = "experiment", mixinStandardHelpOptions = true,
+    description = "Runs one of the seeds' experiments on this machine (thread-pool ones on loopback TCP only).",
+    subcommands = {PoolVsThreadsCommand.class, PoolSizingCommand.class, ThreadingModelsCommand.class,
+        ForkJoinTuningCommand.class, CommandLine.HelpCommand.class})
+final class ExperimentCommand implements Runnable {
+  @Spec CommandSpec spec;
+
+  @Override
+  public void run() {
+    spec.commandLine().usage(spec.commandLine().getOut());
+  }
+}

@@ -1,0 +1,129 @@
+package dev.tine.bench.run;
+
+import dev.tine.WorkStealingPool;
+import dev.tine.bench.Program;
+import dev.tine.bench.Size;
+import dev.tine.bench.Workload;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ForkJoinPool;
+
+/**
+ * Runs programs on each engine at several thread counts in one JVM: warm-up rounds, then timed
+ * rounds in which every cell runs once, in an order rotated each round (so slow drift of a noisy
+ * box spreads evenly), with the two-thread ceiling measured once per round too.
+ */
+public final class BenchRunner {
+  public record Options(
+      List<Program> programs,
+      List<Engine> engines,
+      List<Integer> threads,
+      Size size,
+      Map<String, Map<String, String>> overrides,
+      int warmup,
+      int repeat,
+      boolean tineStatsOff,
+      PrintStream progress) {}
+
+  private final Options o;
+  private final List<Cell> cells = new ArrayList<>();
+  private final List<Double> ceilings = new ArrayList<>();
+  private final Map<Engine, Map<Integer, WorkStealingPool>> tinePools = new EnumMap<>(Engine.class);
+  private final Map<Integer, ForkJoinPool> jdkPools = new TreeMap<>();
+
+  public BenchRunner(Options o) {
+    this.o = o;
+  }
+
+  public BenchResult run() throws InterruptedException {
+    for (Program p : o.programs) {
+      Workload w = p.workload(o.size, o.overrides.getOrDefault(p.name(), Map.of()));
+      if (o.engines.contains(Engine.SEQ)) {
+        cells.add(new Cell(p, w, Engine.SEQ, 1));
+      }
+      for (int t : o.threads) {
+        for (Engine e : o.engines) {
+          if (e != Engine.SEQ) {
+            cells.add(new Cell(p, w, e, t));
+          }
+        }
+      }
+    }
+    for (int t : o.threads) {
+      for (Engine e : o.engines) {
+        if (e.isTine()) tinePools.computeIfAbsent(e, k -> new TreeMap<>()).put(t, tinePool(e, t));
+      }
+      if (o.engines.contains(Engine.JDK)) {
+        jdkPools.put(t, new ForkJoinPool(t));
+      }
+    }
+    Ceiling ceiling = Ceiling.calibrate(150);
+    Progress progress = new Progress(o.progress, (o.warmup + o.repeat) * cells.size());
+    try {
+      for (int round = 0; round < o.warmup + o.repeat; round++) {
+        boolean timed = round >= o.warmup;
+        for (int k = 0; k < cells.size(); k++) {
+          Cell c = cells.get((k + round) % cells.size());
+          progress.step(c, timed ? "round " + (round - o.warmup + 1) + "/" + o.repeat : "warm-up");
+          runOnce(c, timed);
+        }
+        if (timed) {
+          ceilings.add(ceiling.measureOnce());
+        }
+      }
+    } finally {
+      progress.done();
+      tinePools.values().forEach(m -> m.values().forEach(WorkStealingPool::close));
+      jdkPools.values().forEach(ForkJoinPool::shutdownNow);
+    }
+    return new BenchResult(List.copyOf(cells), List.copyOf(ceilings), o.size);
+  }
+
+  private WorkStealingPool tinePool(Engine e, int t) {
+    var b = WorkStealingPool.builder().parallelism(t).name("bench-" + e.id + "-" + t);
+    return switch (e) {
+      case TINE -> b.recordStats(!o.tineStatsOff).threadContentionMonitoring(true).build();
+      case TINE_NOSTATS -> b.recordStats(false).build();
+      case TINE_EAGER -> b.eagerForks(true).build();
+      default -> throw new IllegalArgumentException(e.id);
+    };
+  }
+
+  private void runOnce(Cell c, boolean timed) {
+    c.workload.prepare();
+    WorkStealingPool tp = c.engine.isTine() ? tinePools.get(c.engine).get(c.threads) : null;
+    ForkJoinPool jp = c.engine == Engine.JDK ? jdkPools.get(c.threads) : null;
+    if (tp != null) tp.resetStats();
+    long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
+    GcSnapshot g0 = GcSnapshot.now();
+    long t0 = System.nanoTime();
+    Object result;
+    try {
+      result = switch (c.engine) {
+        case SEQ -> c.workload.sequential();
+        case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
+        case JDK -> c.workload.jdk(jp);
+      };
+    } catch (RuntimeException | Error e) {
+      c.fail(e.toString());
+      return;
+    }
+    long dt = System.nanoTime() - t0;
+    GcSnapshot g = GcSnapshot.now().minus(g0);
+    if (!c.workload.verify(result)) {
+      c.fail("wrong result: " + abbreviate(result));
+    }
+    if (!timed) return;
+    TineCounters counters = tp != null && c.engine.countsTasks() ? TineCounters.of(tp.stats()) : TineCounters.ZERO;
+    c.addRun(dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
+  }
+
+  private static String abbreviate(Object r) {
+    String s = String.valueOf(r);
+    return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+  }
+}
