@@ -18,14 +18,18 @@ public final class Programs {
       new Fib.Lea(),
       new Fib.Every(),
       new Fib.Join(),
+      new ScopeForms.FibScope(),
       new QuickSort(),
+      new ScopeForms.QuickSortScope(),
       new Integrate(),
       new MatrixMultiply(),
       new Jacobi(1),
       new Jacobi(10),
       new CilkSort(),
       new Lu(),
-      new Micro());
+      new Micro(),
+      Uts.geometric(),
+      Uts.binomial());
 
   private static final Map<String, Program> ALL;
 
