@@ -24,6 +24,9 @@ final class Jobs {
   static final int SCOPE_LONG_TO_OBJECT = SCOPE_INT_TO_OBJECT + 1;
   static final int SCOPE_RANGE_TO_OBJECT = SCOPE_LONG_TO_OBJECT + 1;
   static final int SCOPE_RANGE_ACTION = SCOPE_RANGE_TO_OBJECT + 1;
+  static final int SCOPE_TO_LONG = SCOPE_RANGE_ACTION + 1;
+  static final int SCOPE_TO_DOUBLE = SCOPE_TO_LONG + 1;
+  static final int SCOPE_TO_OBJECT = SCOPE_TO_DOUBLE + 1;
 
   /**
    * Runs a (function, argument) pair; a long result lands in {@link #longResult}, a double in
@@ -68,6 +71,11 @@ final class Jobs {
         }
         case SCOPE_RANGE_TO_OBJECT -> {
           return ((Scope.RangeTo<Object>) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        }
+        case SCOPE_TO_LONG -> longResult = ((Scope.ToLong) fn).apply(scope());
+        case SCOPE_TO_DOUBLE -> doubleResult = ((Scope.ToDouble) fn).apply(scope());
+        case SCOPE_TO_OBJECT -> {
+          return ((Scope.To<Object>) fn).apply(scope());
         }
         case SCOPE_RANGE_ACTION -> ((Scope.RangeAction) fn).run(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
         default -> throw new IllegalStateException("unknown job kind " + kind);

@@ -29,7 +29,9 @@ import java.util.function.LongBinaryOperator;
  * <p><b>Arguments and results.</b> Each half takes an {@code int}, a {@code long}, or an index
  * range {@code [lo, hi)} (how array code splits), and returns a {@code long}, a {@code double}, an
  * object, or nothing (ranges). With non-capturing functions (method references to static methods)
- * an unpromoted join allocates nothing. The scope handed to a half is the scope of the worker
+ * an unpromoted join allocates nothing. Halves with other arguments capture them in a closure
+ * ({@link #joinDouble(ToDouble, ToDouble, DoubleBinaryOperator)} and its siblings), which costs
+ * the second half's allocation. The scope handed to a half is the scope of the worker
  * that runs it: a promoted half that runs elsewhere gets that worker's scope.
  *
  * <p><b>Exceptions</b> are as for {@link Tine#joinLong}: if the first half throws, a latent second
@@ -77,6 +79,24 @@ public final class Scope {
   /** The pool whose worker this scope belongs to. */
   public WorkStealingPool pool() {
     return worker.pool;
+  }
+
+  /** A computation that takes only the scope, with a {@code long} result (a closure over its arguments). */
+  @FunctionalInterface
+  public interface ToLong {
+    long apply(Scope s);
+  }
+
+  /** A computation that takes only the scope, with a {@code double} result. */
+  @FunctionalInterface
+  public interface ToDouble {
+    double apply(Scope s);
+  }
+
+  /** A computation that takes only the scope, with a result of type {@code R}. */
+  @FunctionalInterface
+  public interface To<R> {
+    R apply(Scope s);
   }
 
   /** A function of the scope and an {@code int} argument, with a {@code long} result. */
@@ -460,6 +480,102 @@ public final class Scope {
       }
     }
   }
+  /**
+   * Computes {@code combine(a(), b())} for halves that capture their arguments (any number, any
+   * type): {@code b} runs in parallel only if it is promoted while {@code a} runs. Costs what the
+   * other scope joins cost plus the allocation of {@code b}'s closure (it is stored in the latent
+   * stack, so it escapes); {@code a} is called directly and need not be allocated.
+   */
+  public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_LONG);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_LONG);
+        return combine.applyAsLong(a.apply(this), job.joinLong());
+      }
+      slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_LONG);
+    }
+    long ra;
+    try {
+      ra = a.apply(this);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    long rb;
+    if (st.tryPopFunction(slot)) {
+      rb = b.apply(this);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? b.apply(this) : job.joinLong();
+    }
+    return combine.applyAsLong(ra, rb);
+  }
+
+  /**
+   * Computes {@code combine(a(), b())} for halves that capture their arguments (any number, any
+   * type): {@code b} runs in parallel only if it is promoted while {@code a} runs. Costs what the
+   * other scope joins cost plus the allocation of {@code b}'s closure (it is stored in the latent
+   * stack, so it escapes); {@code a} is called directly and need not be allocated.
+   */
+  public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_DOUBLE);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_DOUBLE);
+        return combine.applyAsDouble(a.apply(this), job.joinDouble());
+      }
+      slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_DOUBLE);
+    }
+    double ra;
+    try {
+      ra = a.apply(this);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    double rb;
+    if (st.tryPopFunction(slot)) {
+      rb = b.apply(this);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? b.apply(this) : job.joinDouble();
+    }
+    return combine.applyAsDouble(ra, rb);
+  }
+
+  /** {@link #joinLong(ToLong, ToLong, LongBinaryOperator)} with object results. */
+  @SuppressWarnings("unchecked")
+  public <A, B, R> R join(
+      To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
+    LatentStack st = stack;
+    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_OBJECT);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      if (!latent) {
+        Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_OBJECT);
+        return combine.apply(a.apply(this), (B) job.join());
+      }
+      slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_OBJECT);
+    }
+    A ra;
+    try {
+      ra = a.apply(this);
+    } catch (Throwable e) {
+      abandon(slot);
+      throw e;
+    }
+    B rb;
+    if (st.tryPopFunction(slot)) {
+      rb = b.apply(this);
+    } else {
+      Jobs.Job job = reclaim(slot);
+      rb = job == null ? b.apply(this) : (B) job.join();
+    }
+    return combine.apply(ra, rb);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Slow paths: each checks the owner first
 

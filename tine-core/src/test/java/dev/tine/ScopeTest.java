@@ -86,6 +86,50 @@ class ScopeTest {
     return n < 10 ? Long.toString(n) : s.join(ScopeTest::digitsL, n / 10, ScopeTest::digitsL, n % 10, String::concat);
   }
 
+  static double f(double x) {
+    return x * x * x - 2 * x + Math.sin(x);
+  }
+
+  static double areaSeq(double l, double r, double fl, double fr, double a) {
+    double c = (l + r) * 0.5, fc = f(c), al = (fl + fc) * (c - l) * 0.5, ar = (fc + fr) * (r - c) * 0.5;
+    if (Math.abs(al + ar - a) <= 1e-9) return al + ar;
+    return areaSeq(l, c, fl, fc, al) + areaSeq(c, r, fc, fr, ar);
+  }
+
+  /** Adaptive quadrature with closures: five doubles per half. */
+  static double area(Scope s, double l, double r, double fl, double fr, double a) {
+    double c = (l + r) * 0.5, fc = f(c), al = (fl + fc) * (c - l) * 0.5, ar = (fc + fr) * (r - c) * 0.5;
+    if (Math.abs(al + ar - a) <= 1e-9) return al + ar;
+    return s.joinDouble(t -> area(t, l, c, fl, fc, al), t -> area(t, c, r, fc, fr, ar), Double::sum);
+  }
+
+  static long countClosure(Scope s, long lo, long hi) {
+    if (hi - lo <= 2) return hi - lo;
+    long mid = (lo + hi) >>> 1;
+    return s.joinLong(t -> countClosure(t, lo, mid), t -> countClosure(t, mid, hi), Long::sum);
+  }
+
+  static List<Long> listClosure(Scope s, long lo, long hi) {
+    if (hi - lo == 1) return List.of(lo);
+    long mid = (lo + hi) >>> 1;
+    return s.join(t -> listClosure(t, lo, mid), t -> listClosure(t, mid, hi), ScopeTest::concat);
+  }
+
+  @ParameterizedTest(name = "parallelism {0}, eager {1}")
+  @CsvSource({"1,false", "2,false", "4,false", "2,true"})
+  void closureHalvesGiveTheSequentialResult(int p, boolean eager) {
+    try (WorkStealingPool pool = pool(p, eager)) {
+      double expect = areaSeq(-3, 4, f(-3), f(4), (f(-3) + f(4)) * 7 * 0.5);
+      for (int round = 0; round < 3; round++) {
+        double got = pool.invoke(s -> area(s, -3, 4, f(-3), f(4), (f(-3) + f(4)) * 7 * 0.5));
+        assertEquals(Double.doubleToLongBits(expect), Double.doubleToLongBits(got), "bit for bit");
+        assertEquals((Object) 1_000_000L, pool.invoke(s -> countClosure(s, 0, 1_000_000)));
+        List<Long> l = pool.invoke(s -> listClosure(s, 0, 3000));
+        for (int i = 0; i < 3000; i++) assertEquals((long) i, l.get(i));
+      }
+    }
+  }
+
   static <T> List<T> concat(List<? extends T> a, List<? extends T> b) {
     List<T> r = new ArrayList<>(a);
     r.addAll(b);

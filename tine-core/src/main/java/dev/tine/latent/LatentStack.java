@@ -147,8 +147,10 @@ public final class LatentStack {
       return -1;
     }
     if (it[t] != fn) {
+      if (++pushes >= ROTATE_EVERY) {
+        return -1; // a reference store: let the slow path rotate, to keep the array young
+      }
       it[t] = fn;
-      pushes++; // a reference store into a possibly old array: let rotation keep it young
     }
     args[t] = arg;
     byte[] k = kinds;

@@ -22,6 +22,7 @@ public final class Programs {
       new QuickSort(),
       new ScopeForms.QuickSortScope(),
       new Integrate(),
+      new ScopeForms.IntegrateScope(),
       new MatrixMultiply(),
       new Jacobi(1),
       new Jacobi(10),

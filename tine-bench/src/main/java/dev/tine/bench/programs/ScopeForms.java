@@ -126,4 +126,59 @@ public final class ScopeForms {
       };
     }
   }
+
+  /** Lea's Integrate recursion with closure halves (five doubles each): right + left, as everywhere. */
+  static double area(Scope s, double l, double r, double fl, double fr, double area, double tol) {
+    double h = (r - l) * 0.5, c = l + h, fc = Integrate.f(c), hh = h * 0.5;
+    double al = (fl + fc) * hh, ar = (fr + fc) * hh, alr = al + ar;
+    if (Math.abs(alr - area) <= tol) return alr;
+    return s.joinDouble(
+        t -> area(t, c, r, fc, fr, ar, tol), t -> area(t, l, c, fl, fc, al, tol), Double::sum);
+  }
+
+  /** integrate-scope: Lea's Integrate, every subdivision joined with a scope closure join. */
+  public static final class IntegrateScope implements Program {
+    @Override
+    public String name() {
+      return "integrate-scope";
+    }
+
+    @Override
+    public String description() {
+      return "adaptive quadrature, every subdivision joined with Scope.joinDouble (closures)";
+    }
+
+    @Override
+    public Workload workload(Size size, Map<String, String> o) {
+      Workload base = new Integrate().workload(size, o);
+      double tol = Double.parseDouble(o.getOrDefault("tolerance", size == Size.PAPER ? "0.001" : "0.01"));
+      double lo = -47, hi = 48, flo = Integrate.f(lo), fhi = Integrate.f(hi), a0 = (flo + fhi) * (hi - lo) * 0.5;
+      return new Workload() {
+        @Override
+        public String parameters() {
+          return base.parameters();
+        }
+
+        @Override
+        public Object sequential() {
+          return base.sequential();
+        }
+
+        @Override
+        public Object tine(WorkStealingPool pool) {
+          return pool.<Double>invoke(s -> area(s, lo, hi, flo, fhi, a0, tol));
+        }
+
+        @Override
+        public Object jdk(ForkJoinPool pool) {
+          return base.jdk(pool);
+        }
+
+        @Override
+        public boolean verify(Object r) {
+          return base.verify(r);
+        }
+      };
+    }
+  }
 }
