@@ -169,7 +169,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_LONG);
-        return combine.applyAsLong(f.apply(this, a), job.joinLong());
+        return combine.applyAsLong(firstHalf(() -> f.apply(this, a), job), job.joinLong());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_LONG);
     }
@@ -200,7 +200,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
-        return combine.applyAsDouble(f.apply(this, a), job.joinDouble());
+        return combine.applyAsDouble(firstHalf(() -> f.apply(this, a), job), job.joinDouble());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_DOUBLE);
     }
@@ -234,7 +234,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_OBJECT);
-        return combine.apply(f.apply(this, a), (B) job.join());
+        return combine.apply(firstHalf(() -> f.apply(this, a), job), (B) job.join());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_INT_TO_OBJECT);
     }
@@ -265,7 +265,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_LONG);
-        return combine.applyAsLong(f.apply(this, a), job.joinLong());
+        return combine.applyAsLong(firstHalf(() -> f.apply(this, a), job), job.joinLong());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_LONG);
     }
@@ -296,7 +296,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
-        return combine.applyAsDouble(f.apply(this, a), job.joinDouble());
+        return combine.applyAsDouble(firstHalf(() -> f.apply(this, a), job), job.joinDouble());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
     }
@@ -330,7 +330,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
-        return combine.apply(f.apply(this, a), (B) job.join());
+        return combine.apply(firstHalf(() -> f.apply(this, a), job), (B) job.join());
       }
       slot = forkSlow(slot, g, b, Jobs.SCOPE_LONG_TO_OBJECT);
     }
@@ -361,7 +361,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
-        return combine.applyAsLong(f.apply(this, aLo, aHi), job.joinLong());
+        return combine.applyAsLong(firstHalf(() -> f.apply(this, aLo, aHi), job), job.joinLong());
       }
       slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
     }
@@ -392,7 +392,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
-        return combine.applyAsDouble(f.apply(this, aLo, aHi), job.joinDouble());
+        return combine.applyAsDouble(firstHalf(() -> f.apply(this, aLo, aHi), job), job.joinDouble());
       }
       slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
     }
@@ -426,7 +426,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
-        return combine.apply(f.apply(this, aLo, aHi), (B) job.join());
+        return combine.apply(firstHalf(() -> f.apply(this, aLo, aHi), job), (B) job.join());
       }
       slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
     }
@@ -457,7 +457,10 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
-        f.run(this, aLo, aHi);
+        firstHalf(() -> {
+          f.run(this, aLo, aHi);
+          return null;
+        }, job);
         job.join();
         return;
       }
@@ -492,7 +495,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_LONG);
-        return combine.applyAsLong(a.apply(this), job.joinLong());
+        return combine.applyAsLong(firstHalf(() -> a.apply(this), job), job.joinLong());
       }
       slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_LONG);
     }
@@ -525,7 +528,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_DOUBLE);
-        return combine.applyAsDouble(a.apply(this), job.joinDouble());
+        return combine.applyAsDouble(firstHalf(() -> a.apply(this), job), job.joinDouble());
       }
       slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_DOUBLE);
     }
@@ -555,7 +558,7 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_OBJECT);
-        return combine.apply(a.apply(this), (B) job.join());
+        return combine.apply(firstHalf(() -> a.apply(this), job), (B) job.join());
       }
       slot = forkSlow(slot, b, 0L, Jobs.SCOPE_TO_OBJECT);
     }
@@ -630,6 +633,23 @@ public final class Scope {
       } catch (RuntimeException | Error ignored) {
         // the first half's exception is the one reported
       }
+    }
+  }
+
+  /**
+   * An eager pool's first half: if it throws, the second half (already on the deque) is waited
+   * for quietly and the first half's exception propagates, as in the latent case.
+   */
+  private static <T> T firstHalf(java.util.function.Supplier<T> first, Jobs.Job job) {
+    try {
+      return first.get();
+    } catch (Throwable e) {
+      try {
+        job.join();
+      } catch (RuntimeException | Error ignored) {
+        // the first half's exception is the one reported
+      }
+      throw e;
     }
   }
 

@@ -31,7 +31,7 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * r2: the sleeper's rescan saw the task. Forbidden: (0, 0), a lost wake-up: the sleeper would
  * park with a task in a deque and nobody told.
  *
- * <p>Planted bug it catches: no {@code VarHandle.fullFence()} in {@code Worker.signalIfFirst}
+ * <p>Planted bug it catches: no {@code VarHandle.fullFence()} in {@code Sleep.afterPush}
  * (the release store of the deque's top can then be reordered after the load of {@code ctl}).
  * Verified with {@code java --enable-native-access=ALL-UNNAMED -jar
  * tine-jcstress/target/jcstress.jar -t WakeupHandshake -m quick -time 50 -iters 1 -fsm 0} on a
