@@ -40,7 +40,7 @@ import org.HdrHistogram.Recorder;
  *
  * <p><b>How it measures without a global lock</b> (seed 004's instrumented pool used a
  * ConcurrentHashMap per task and a synchronized block): the arrival time travels in the task
- * wrapper; each pool thread records into its own {@link ThreadRecorder}; submitters add to
+ * wrapper; each pool thread records into its own {@link LegacyThreadRecorder}; submitters add to
  * count rejections in a {@link LongAdder} and sample the queue length of one arrival in eight into
  * a {@link Recorder}. A ticker thread harvests everything once per tick into the since-start
  * totals and a ring of per-tick buckets (the window). Cost per task: three {@code nanoTime} reads
@@ -56,7 +56,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   private final String name;
   private final ThreadPoolExecutor pool;
   private final int processors = Runtime.getRuntime().availableProcessors();
-  private final Supplier<ThreadRecorder> newRecorder;
+  private final Supplier<LegacyThreadRecorder> newRecorder;
   /**
    * The running pool threads, an intrusive list (through {@code PoolThread.prev/next}) guarded by
    * this executor's monitor. A thread links itself when it starts and unlinks itself as it ends, so
@@ -83,7 +83,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
   /** One period's accumulated measurements. */
   static final class Bucket {
-    final ThreadRecorder.Interval interval = new ThreadRecorder.Interval();
+    final LegacyThreadRecorder.Interval interval = new LegacyThreadRecorder.Interval();
     final Histogram queue = new Histogram(3);
     long arrivals, rejected, completed, failed, cpuNanos = -1, startNanos, endNanos;
 
@@ -187,13 +187,13 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
      * ended. Written at construction and by the owner's {@code retire} (this thread, under the
      * owner's monitor); read by this thread and by harvests under the owner's monitor.
      */
-    ThreadRecorder recorder;
+    LegacyThreadRecorder recorder;
     /** Tasks that threw; written by this thread only, read (racily, it only grows) by harvests. */
     volatile long failures;
     /** Links of the owner's thread list; guarded by the owner's monitor. */
     PoolThread prev, next;
 
-    PoolThread(Runnable r, String name, MeasuredExecutor owner, ThreadRecorder recorder) {
+    PoolThread(Runnable r, String name, MeasuredExecutor owner, LegacyThreadRecorder recorder) {
       super(r, name);
       this.owner = owner;
       this.recorder = recorder;
@@ -217,7 +217,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
    * 1 MB): the thread then runs its tasks untimed (still counted) rather than not being created,
    * which would leave ThreadPoolExecutor short of a thread and queued tasks with no one to run them.
    */
-  private ThreadRecorder newRecorder() {
+  private LegacyThreadRecorder newRecorder() {
     try {
       return newRecorder.get();
     } catch (OutOfMemoryError e) {
@@ -270,7 +270,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
         task.run();
       } finally {
         long end = System.nanoTime();
-        if (Thread.currentThread() instanceof PoolThread t && t.recorder instanceof ThreadRecorder rec) {
+        if (Thread.currentThread() instanceof PoolThread t && t.recorder instanceof LegacyThreadRecorder rec) {
           rec.record(start - arrival, end - start);
         }
       }
@@ -472,7 +472,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   }
 
   private ExecutorSnapshot toSnapshot(String period, Bucket b) {
-    ThreadRecorder.Interval i = b.interval;
+    LegacyThreadRecorder.Interval i = b.interval;
     double secs = Math.max(1e-9, (b.endNanos - b.startNanos) / 1e9);
     long completed = b.completed;
     long arrivals = b.arrivals; // every offer, accepted or rejected
@@ -489,7 +489,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
         ms(i.service, 50), ms(i.service, 90), ms(i.service, 99), i.service.getMaxValue() / 1000.0,
         ms(i.response, 50), ms(i.response, 90), ms(i.response, 99), i.response.getMaxValue() / 1000.0,
         b.queue.getValueAtPercentile(50), b.queue.getValueAtPercentile(90), b.queue.getValueAtPercentile(99),
-        b.queue.getMaxValue(), cpu, processors, pool.getPoolSize(), pool.getQueue().size());
+        b.queue.getMaxValue(), cpu, processors, pool.getPoolSize(), pool.getQueue().size(), -1, 0);
   }
 
   private static double ms(Histogram h, double p) {
@@ -598,12 +598,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     private double targetCpuUtilization = 0.9;
     private boolean registerMXBean = true;
     private int sampling = 1;
-    private Supplier<ThreadRecorder> newRecorder = ThreadRecorder::new;
+    private Supplier<LegacyThreadRecorder> newRecorder = LegacyThreadRecorder::new;
 
     private Builder() {}
 
     /** For tests: how pool threads' recorders are made (to simulate running out of heap). */
-    Builder recorders(Supplier<ThreadRecorder> newRecorder) {
+    Builder recorders(Supplier<LegacyThreadRecorder> newRecorder) {
       this.newRecorder = Objects.requireNonNull(newRecorder);
       return this;
     }

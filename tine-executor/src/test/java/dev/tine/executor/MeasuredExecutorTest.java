@@ -363,9 +363,9 @@ class MeasuredExecutorTest {
   void aRecorderTheHeapCannotSpareCostsTimingsNotThreads() throws Exception {
     int pool = 2, throwing = 300, plain = 100, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Supplier<ThreadRecorder> heapFull = () -> {
+    Supplier<LegacyThreadRecorder> heapFull = () -> {
       if (made.incrementAndGet() > pool) throw new OutOfMemoryError("simulated: Java heap space");
-      return new ThreadRecorder();
+      return new LegacyThreadRecorder();
     };
     List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
       try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-heap-full").poolSize(pool)
@@ -409,12 +409,12 @@ class MeasuredExecutorTest {
   void threadsThatCouldNotBeReplacedAreRestartedForQueuedTasks() throws Exception {
     int pool = 2, throwing = 20, plain = 20, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Supplier<ThreadRecorder> failsTwice = () -> {
+    Supplier<LegacyThreadRecorder> failsTwice = () -> {
       int n = made.incrementAndGet();
       // the two creations after the first threads fail: replacements of threads that died (or a
       // tick's restarts), so the pool runs short, to no thread at all when both were replacements
       if (n == pool + 1 || n == pool + 2) throw new CreationFailed();
-      return new ThreadRecorder();
+      return new LegacyThreadRecorder();
     };
     List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned || e instanceof CreationFailed, () -> {
       try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-unreplaced").poolSize(pool)
@@ -453,9 +453,9 @@ class MeasuredExecutorTest {
   /** A time over the histograms' range (an hour) must not throw from the task wrapper. */
   @Test
   void timesBeyondAnHourAreRecordedAsAnHour() {
-    ThreadRecorder r = new ThreadRecorder();
+    LegacyThreadRecorder r = new LegacyThreadRecorder();
     r.record(TimeUnit.HOURS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(1));
-    ThreadRecorder.Interval i = new ThreadRecorder.Interval();
+    LegacyThreadRecorder.Interval i = new LegacyThreadRecorder.Interval();
     r.harvestInto(i);
     assertEquals(1, i.timed);
     assertEquals(TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
