@@ -15,7 +15,7 @@ class PoolMeterTest {
   static final long MS = TimeUnit.MILLISECONDS.toNanos(1);
 
   /** A meter the test ticks itself: nothing happens behind its back. */
-  static PoolMeter.Builder ownerTicked() {
+  static PoolMeterBuilder ownerTicked() {
     return PoolMeter.builder().ownTicker(false).tick(Duration.ofMillis(100)).window(Duration.ofSeconds(1));
   }
 
