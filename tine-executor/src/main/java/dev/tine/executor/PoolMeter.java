@@ -385,12 +385,21 @@ public final class PoolMeter implements AutoCloseable {
     }
   }
 
+  /** The gauges' readings for a snapshot, outside the lock; -1 for none, or one that threw. */
   private int poolSizeGauge() {
-    return gauges == null ? -1 : gauges.poolSize();
+    try {
+      return gauges == null ? -1 : gauges.poolSize();
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   private int queueLengthGauge() {
-    return gauges == null ? -1 : gauges.queueLength();
+    try {
+      return gauges == null ? -1 : gauges.queueLength();
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -415,9 +424,9 @@ public final class PoolMeter implements AutoCloseable {
 
   /**
    * Figures the meter cannot see, from the pool's owner: read by snapshots (outside the meter's
-   * lock) and, with {@code queueLength}, by one arrival in eight. They should be cheap and not throw
-   * (an exception from a snapshot's read reaches its caller; from a tick's, it counts as a tick
-   * failure).
+   * lock) and, for {@code queueLength}, by one arrival in eight. They should be cheap and should not
+   * throw: a reading that throws is reported as -1 (unknown) in that snapshot, and a queue-length
+   * sample that throws is skipped; neither reaches the caller.
    */
   public interface Gauges {
     /** Threads in the pool now. */
