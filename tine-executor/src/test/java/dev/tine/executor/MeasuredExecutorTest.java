@@ -464,4 +464,39 @@ class MeasuredExecutorTest {
       assertEquals(TimeUnit.HOURS.toMicros(1), i.response.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
     }
   }
+
+  /**
+   * A tick that throws (here a planted hook in the tick listener) was swallowed: now it is counted
+   * in the snapshots and the MXBean, the last one is kept, and the executor keeps measuring: new
+   * tasks are counted, and the window keeps moving (it empties once the tasks are older than it).
+   */
+  @Test
+  void failedTicksAreCountedAndMeasuringGoesOn() throws Exception {
+    var server = ManagementFactory.getPlatformMBeanServer();
+    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-tick-failures").poolSize(2)
+        .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200))
+        .tickHook(() -> {
+          throw new IllegalStateException("planted tick failure");
+        }).build()) {
+      awaitQuiet(() -> ex.tickFailures() >= 3);
+      assertTrue(ex.tickFailures() >= 3, "failed ticks counted: " + ex.tickFailures());
+      assertEquals("planted tick failure", ex.lastTickFailure().getMessage());
+      List<Future<?>> fs = new ArrayList<>();
+      for (int i = 0; i < 10; i++) fs.add(ex.submit(() -> sleep(1)));
+      for (Future<?> f : fs) f.get();
+      awaitQuiet(() -> ex.snapshot().completed() == 10);
+      ExecutorSnapshot s = ex.snapshot();
+      assertEquals(10, s.completed(), s.toString());
+      assertEquals(10, s.arrivals(), s.toString());
+      assertTrue(s.tickFailures() >= 3, s.toString());
+      assertTrue((long) server.getAttribute(ex.mxBeanName(), "TickFailures") >= 3);
+      assertTrue(((String) server.getAttribute(ex.mxBeanName(), "LastTickFailure")).contains("planted"));
+      long failed = ex.tickFailures();
+      // ticks go on (and go on failing): the window rotates the tasks out
+      awaitQuiet(() -> ex.windowSnapshot().completed() == 0 && ex.tickFailures() > failed + 10);
+      assertEquals(0, ex.windowSnapshot().completed(), "the window moved on: " + ex.windowSnapshot());
+      assertTrue(ex.tickFailures() > failed + 10, "ticks went on: " + ex.tickFailures());
+      assertEquals(10, ex.snapshot().completed(), "still counted since start");
+    }
+  }
 }
