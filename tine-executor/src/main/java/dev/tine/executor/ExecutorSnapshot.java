@@ -3,10 +3,13 @@ package dev.tine.executor;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.HdrHistogram.Histogram;
 
 /**
- * What a {@link MeasuredExecutor} measured over one period (since start, or the sliding window):
- * seed 004's figures, with percentiles. Times are in milliseconds, rates per second.
+ * What a {@link PoolMeter} (a {@link MeasuredExecutor}'s, or one measuring another pool) measured
+ * over one period (since start, or the sliding window): seed 004's figures, with percentiles.
+ * Times are in milliseconds, rates per second. Built by {@link #of} from the meter's bucket of the
+ * period; the components are in a fixed order for {@link #toMap()} (new ones are added at the end).
  *
  * @param period "since start" or "last 10 s" etc.
  * @param seconds length of the period
@@ -24,8 +27,16 @@ import java.util.Map;
  * @param lPerCpu littlesL / available processors
  * @param cpuUtilization process CPU time / (period × processors), 0..1, or -1 if unknown
  * @param processors available processors
- * @param poolSize worker threads at the end of the period
- * @param queueLength tasks queued at the end of the period
+ * @param poolSize worker threads at the end of the period, or -1 if the meter's owner gave no
+ *     {@link PoolMeter.Gauges}
+ * @param queueLength tasks queued at the end of the period, or -1 likewise
+ * @param poolCpuUtilization CPU time of the threads that recorded into the meter (the pool's
+ *     threads) / (period × processors), or -1 if the JVM does not measure thread CPU time; a
+ *     thread's CPU time since the tick before it ended is not counted
+ * @param tickFailures ticks (harvests, or the owner's tick listener) that threw, since the meter
+ *     started; the meter keeps measuring after one, see {@link PoolMeter#lastTickFailure()}
+ * @param timedTasks tasks whose times were recorded: the sample the means and percentiles of wait,
+ *     service and response come from (all completed tasks without sampling)
  */
 public record ExecutorSnapshot(
     String period,
@@ -61,12 +72,62 @@ public record ExecutorSnapshot(
     double cpuUtilization,
     int processors,
     int poolSize,
-    int queueLength) {
+    int queueLength,
+    double poolCpuUtilization,
+    long tickFailures,
+    long timedTasks) {
+
+  /**
+   * The figures of one period's bucket: the one place a snapshot is made.
+   *
+   * @param period the period's name ("since start", "last 10 s")
+   * @param b the period's measurements (read, not kept)
+   * @param processors processors the figures per CPU and utilizations divide by
+   * @param poolSize pool threads now, or -1 if unknown
+   * @param queueLength queued tasks now, or -1 if unknown
+   * @param tickFailures the meter's failed ticks so far
+   */
+  static ExecutorSnapshot of(String period, MeasurementBucket b, int processors, int poolSize, int queueLength,
+      long tickFailures) {
+    TaskTimings t = b.timings;
+    double secs = Math.max(1e-9, (b.endNanos - b.startNanos) / 1e9);
+    long arrivals = b.arrivals; // every offer, accepted or rejected
+    double retire = b.completed / secs;
+    double svc = t.timed == 0 ? 0 : t.serviceNanos / 1e6 / t.timed; // means over the timed tasks
+    double wait = t.timed == 0 ? 0 : t.waitNanos / 1e6 / t.timed;
+    double resp = svc + wait;
+    double l = retire * resp / 1000.0; // Little's law, tasks
+    double dead = t.waitNanos + t.serviceNanos == 0 ? 0 : (double) t.waitNanos / (t.waitNanos + t.serviceNanos);
+    double cpuCapacity = secs * 1e9 * processors;
+    return new ExecutorSnapshot(period, secs, arrivals, b.rejected, b.completed, b.failed,
+        arrivals / secs, retire, svc, wait, resp, l, dead, l / processors,
+        ms(t.wait, 50), ms(t.wait, 90), ms(t.wait, 99), maxMs(t.wait),
+        ms(t.service, 50), ms(t.service, 90), ms(t.service, 99), maxMs(t.service),
+        ms(t.response, 50), ms(t.response, 90), ms(t.response, 99), maxMs(t.response),
+        b.queue.getValueAtPercentile(50), b.queue.getValueAtPercentile(90), b.queue.getValueAtPercentile(99),
+        b.queue.getMaxValue(),
+        b.processCpuNanos < 0 ? -1 : b.processCpuNanos / cpuCapacity, processors, poolSize, queueLength,
+        b.threadCpuNanos < 0 ? -1 : b.threadCpuNanos / cpuCapacity, tickFailures, t.timed);
+  }
+
+  private static double ms(Histogram h, double percentile) {
+    return h.getTotalCount() == 0 ? 0 : h.getValueAtPercentile(percentile) / 1000.0;
+  }
+
+  private static double maxMs(Histogram h) {
+    return h.getMaxValue() / 1000.0;
+  }
 
   /** Mean CPU time per task in ms estimated from process CPU (includes other threads), or NaN. */
   public double cpuPerTaskMs() {
     if (cpuUtilization < 0 || completed == 0) return Double.NaN;
     return cpuUtilization * seconds * processors * 1000.0 / completed;
+  }
+
+  /** Mean CPU time per task in ms from the pool threads' own CPU time, or NaN if unknown. */
+  public double poolCpuPerTaskMs() {
+    if (poolCpuUtilization < 0 || completed == 0) return Double.NaN;
+    return poolCpuUtilization * seconds * processors * 1000.0 / completed;
   }
 
   /** Flat name → value map (for JSON and tables). */
@@ -93,11 +154,12 @@ public record ExecutorSnapshot(
             + "  service %.2f ms, wait %.2f ms, response %.2f ms (p50/p90/p99/max wait %.2f/%.2f/%.2f/%.2f ms;"
             + " response %.2f/%.2f/%.2f/%.2f ms)%n"
             + "  Little's L = %.2f (%.2f per CPU), dead time / response = %.1f%%, CPU %.0f%% of %d,"
-            + " pool %d, queue %d (p90 %d, max %d)",
+            + " pool %d, queue %d (p90 %d, max %d)%s",
         period, seconds, arrivals, arrivalRate, completed, retirementRate, failed, rejected,
         avgServiceMs, avgWaitMs, avgResponseMs, p50WaitMs, p90WaitMs, p99WaitMs, maxWaitMs,
         p50ResponseMs, p90ResponseMs, p99ResponseMs, maxResponseMs,
         littlesL, lPerCpu, 100 * deadTimeRatio, 100 * Math.max(0, cpuUtilization), processors,
-        poolSize, queueLength, p90QueueLength, maxQueueLength);
+        poolSize, queueLength, p90QueueLength, maxQueueLength,
+        tickFailures == 0 ? "" : ", " + tickFailures + " failed ticks");
   }
 }
