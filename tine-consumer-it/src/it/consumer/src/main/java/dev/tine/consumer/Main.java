@@ -1,6 +1,7 @@
 package dev.tine.consumer;
 
 import dev.tine.Task;
+import dev.tine.Tine;
 import dev.tine.WorkStealingPool;
 import dev.tine.executor.ExecutorSnapshot;
 import dev.tine.executor.MeasuredExecutor;
@@ -44,12 +45,16 @@ public final class Main {
       ExecutorSnapshotMetrics.of(io).bindTo(registry);
 
       long fib = pool.invoke(new Fib(20));
+      long sum = pool.invoke(Task.of(() -> Tine.reduceLong(0, 1_000_000, 0L, i -> i, Long::sum)));
+      check(sum == 499_999_500_000L, "reduceLong sum " + sum);
       for (int i = 0; i < 5; i++) {
         io.submit(() -> fib).get(60, TimeUnit.SECONDS);
       }
-      // a future is done just before its thread counts the task: wait (10 s at most) for the count
+      // A task is done just before its thread counts it: wait (10 s at most) until the counts
+      // settle, the work-stealing pool's workers asleep and the executor's 5 tasks counted.
       ExecutorSnapshot s = io.snapshot();
-      for (long end = System.nanoTime() + 10_000_000_000L; s.completed() < 5 && System.nanoTime() < end; ) {
+      for (long end = System.nanoTime() + 10_000_000_000L;
+          (s.completed() < 5 || pool.sleepingWorkers() < pool.poolSize()) && System.nanoTime() < end; ) {
         Thread.sleep(5);
         s = io.snapshot();
       }
