@@ -1,0 +1,254 @@
+package dev.tine.micrometer;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tine.PoolStats;
+import dev.tine.Task;
+import dev.tine.WorkStealingPool;
+import dev.tine.executor.ExecutorSnapshot;
+import dev.tine.executor.MeasuredExecutor;
+import io.micrometer.core.instrument.Tags;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Binds Tine's pools to a {@link PrometheusMeterRegistry}, runs a workload whose counts are known,
+ * and reads the scrape: names (with Prometheus' unit suffixes), tags and values.
+ */
+class PrometheusScrapeTest {
+
+  /** Lea's fib: forks n-2, computes n-1 directly, so every call with n >= 2 forks once. */
+  static final class Fib extends Task<Long> {
+    final int n;
+
+    Fib(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      if (n < 2) {
+        return (long) n;
+      }
+      Fib f1 = new Fib(n - 2);
+      f1.fork();
+      return new Fib(n - 1).compute() + f1.join();
+    }
+  }
+
+  /** Calls of Fib.compute for n, and of those the ones that fork (n >= 2). */
+  static long calls(int n) {
+    return n < 2 ? 1 : 1 + calls(n - 1) + calls(n - 2);
+  }
+
+  @Test
+  void workStealingPool() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().name("fj-test").parallelism(2).registerMXBean(false).build()) {
+      new WorkStealingPoolMetrics(pool, Tags.of("app", "scrape-test"), Duration.ZERO).bindTo(registry);
+      Map<String, String> tags = Map.of("name", "fj-test", "type", "work-stealing", "app", "scrape-test");
+
+      assertEquals(0.0, value(registry.scrape(), "executor_completed_tasks_total", tags));
+
+      AtomicInteger ran = new AtomicInteger();
+      List<Future<?>> futures = new ArrayList<>();
+      for (int i = 0; i < 100; i++) {
+        futures.add(pool.submit(ran::incrementAndGet));
+      }
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      assertEquals(610L, pool.invoke(new Fib(15)));
+      long forks = (calls(15) - 1) / 2; // every call with n >= 2 forks once: 986
+      // Workers count a park when they go to sleep after the work: wait until all are asleep.
+      await(() -> pool.sleepingWorkers() == pool.poolSize(), "every worker asleep: " + pool);
+
+      String text = registry.scrape();
+      PoolStats stats = pool.stats();
+      // 100 submitted tasks, the root task, and every fork run once
+      assertEquals(100 + 1 + forks, value(text, "executor_completed_tasks_total", tags));
+      assertEquals(forks, value(text, "executor_forks_tasks_total", tags));
+      assertEquals(stats.steals(), value(text, "executor_steals_tasks_total", tags));
+      assertEquals(stats.promotions(), value(text, "executor_promotions_tasks_total", tags));
+      assertEquals(stats.joins(), value(text, "executor_joins_total", tags));
+      assertEquals(stats.joinsBlocked(), value(text, "executor_joins_blocked_total", tags));
+      assertEquals(stats.parks(), value(text, "executor_parks_total", tags));
+      assertEquals(2.0, value(text, "executor_parallelism_threads", tags));
+      assertEquals(pool.poolSize(), value(text, "executor_pool_size_threads", tags));
+      assertEquals(0.0, value(text, "executor_queued_tasks", tags));
+      double active = value(text, "executor_active_threads", tags);
+      assertTrue(active >= 0 && active <= 2, "active " + active);
+      assertTrue(text.contains("# TYPE executor_completed_tasks_total counter"), text);
+      assertTrue(text.contains("# TYPE executor_queued_tasks gauge"), text);
+    }
+  }
+
+  @Test
+  void measuredExecutor() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("api-test").poolSize(1).queueCapacity(2)
+        .registerMXBean(false).build()) {
+      ExecutorSnapshotMetrics.builder(ex.name(), ExecutorSnapshotMetrics.MEASURED_TYPE, ex, MeasuredExecutor::snapshot)
+          .window(MeasuredExecutor::windowSnapshot)
+          .poolCore(MeasuredExecutor::poolSize)
+          .maxAge(Duration.ZERO)
+          .build()
+          .bindTo(registry);
+      Map<String, String> tags = Map.of("name", "api-test", "type", "measured");
+
+      // One task holds the only thread for 200 ms; two wait in the queue; a fourth is rejected.
+      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      List<Future<?>> futures = new ArrayList<>();
+      futures.add(ex.submit(() -> {
+        started.countDown();
+        release.await();
+        return null;
+      }));
+      assertTrue(started.await(60, TimeUnit.SECONDS));
+      futures.add(ex.submit(() -> { }));
+      futures.add(ex.submit(() -> { }));
+      assertThrows(RejectedExecutionException.class, () -> ex.submit(() -> { }));
+
+      String busy = registry.scrape();
+      assertEquals(2.0, value(busy, "executor_queued_tasks", tags));
+      assertEquals(1.0, value(busy, "executor_active_threads", tags));
+      assertEquals(1.0, value(busy, "executor_pool_size_threads", tags));
+      assertEquals(1.0, value(busy, "executor_pool_core_threads", tags));
+      assertEquals(1.0, value(busy, "executor_rejected_tasks_total", tags));
+      assertEquals(0.0, value(busy, "executor_completed_tasks_total", tags));
+
+      Thread.sleep(200);
+      release.countDown();
+      for (Future<?> f : futures) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      // Then 7 more tasks, one at a time (the queue holds 2), one of which throws.
+      int failures = 0;
+      for (int i = 0; i < 7; i++) {
+        int k = i;
+        try {
+          ex.submit(() -> {
+            if (k == 3) throw new IllegalStateException("planted");
+            return k;
+          }).get(60, TimeUnit.SECONDS);
+        } catch (ExecutionException e) {
+          failures++;
+        }
+      }
+      assertEquals(1, failures);
+      // A future is done before its thread counts the task as completed: wait for the count.
+      await(() -> ex.snapshot().completed() == 10, "10 tasks completed");
+
+      String text = registry.scrape();
+      ExecutorSnapshot window = ex.windowSnapshot();
+      assertEquals(10.0, value(text, "executor_completed_tasks_total", tags));
+      assertEquals(1.0, value(text, "executor_failed_tasks_total", tags));
+      assertEquals(1.0, value(text, "executor_rejected_tasks_total", tags));
+      assertEquals(0.0, value(text, "executor_queued_tasks", tags));
+      assertEquals(0.0, value(text, "executor_active_threads", tags));
+      // queue wait: 10 tasks, two of which waited behind the 200 ms one
+      assertEquals(10.0, value(text, "executor_idle_seconds_count", tags));
+      double waited = value(text, "executor_idle_seconds_sum", tags);
+      assertTrue(waited >= 0.39, "total wait " + waited + " s");
+      assertTrue(value(text, "executor_idle_max_seconds", tags) >= 0.195);
+      // service time: the 200 ms task
+      assertEquals(10.0, value(text, "executor_seconds_count", tags));
+      assertTrue(value(text, "executor_seconds_sum", tags) >= 0.195);
+      assertTrue(value(text, "executor_max_seconds", tags) >= 0.195);
+      // window figures, as the executor reports them (the window is 10 s: nothing has left it)
+      assertEquals(window.p99WaitMs() / 1000, value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.99")), 1e-3);
+      assertEquals(window.p50WaitMs() / 1000, value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.5")), 1e-3);
+      assertEquals(window.p90ServiceMs() / 1000, value(text, "executor_percentile_seconds", with(tags, "phi", "0.9")), 1e-3);
+      double dead = value(text, "executor_dead_time_ratio", tags);
+      assertTrue(dead > 0.5 && dead < 1, "dead-time ratio " + dead); // 400 ms waited vs 200 ms run
+      assertEquals(window.deadTimeRatio(), dead, 0.05);
+      double l = value(text, "executor_littles_l_tasks", tags);
+      assertTrue(l > 0, "Little's L " + l);
+      assertTrue(text.contains("# TYPE executor_idle_seconds summary"), text);
+    }
+  }
+
+  @Test
+  void bothKindsInOneRegistry() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    try (WorkStealingPool pool = WorkStealingPool.builder().name("fj").parallelism(1).registerMXBean(false).build();
+        MeasuredExecutor ex = MeasuredExecutor.builder().name("io").poolSize(2).registerMXBean(false).build()) {
+      new WorkStealingPoolMetrics(pool).bindTo(registry);
+      ExecutorSnapshotMetrics.of(ex).bindTo(registry);
+      pool.submit(() -> { }).get(60, TimeUnit.SECONDS);
+      ex.submit(() -> { }).get(60, TimeUnit.SECONDS);
+      ex.submit(() -> { }).get(60, TimeUnit.SECONDS);
+      await(() -> ex.snapshot().completed() == 2 && pool.stats().tasksExecuted() == 1, "tasks counted");
+      // (the meters' snapshots are cached for 1 s, but nothing has read them yet)
+      String text = registry.scrape();
+      assertEquals(1.0, value(text, "executor_completed_tasks_total", Map.of("name", "fj", "type", "work-stealing")));
+      assertEquals(2.0, value(text, "executor_completed_tasks_total", Map.of("name", "io", "type", "measured")));
+      assertEquals(2.0, value(text, "executor_pool_core_threads", Map.of("name", "io", "type", "measured")));
+    }
+  }
+
+  @Test
+  void theModuleIsNamed() {
+    // Surefire runs these tests on the module path, patched into the module: its descriptor is used.
+    Module m = WorkStealingPoolMetrics.class.getModule();
+    assertTrue(m.isNamed());
+    assertEquals("dev.tine.micrometer", m.getName());
+    assertTrue(m.getDescriptor().exports().stream().anyMatch(e -> e.source().equals("dev.tine.micrometer")));
+    assertEquals("dev.tine", WorkStealingPool.class.getModule().getName());
+    assertEquals("dev.tine.executor", MeasuredExecutor.class.getModule().getName());
+  }
+
+  /** Waits (10 s at most) until {@code done}. */
+  private static void await(java.util.function.BooleanSupplier done, String what) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (!done.getAsBoolean()) {
+      assertTrue(System.nanoTime() - deadline < 0, "timed out waiting for: " + what);
+      Thread.sleep(5);
+    }
+  }
+
+  private static Map<String, String> with(Map<String, String> tags, String k, String v) {
+    Map<String, String> m = new TreeMap<>(tags);
+    m.put(k, v);
+    return m;
+  }
+
+  private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
+  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+
+  /** The value of the sample named {@code name} whose labels are exactly {@code tags}. */
+  static double value(String scrape, String name, Map<String, String> tags) {
+    Double found = null;
+    Matcher m = SAMPLE.matcher(scrape);
+    while (m.find()) {
+      if (!m.group(1).equals(name)) continue;
+      Map<String, String> labels = new TreeMap<>();
+      Matcher l = LABEL.matcher(m.group(2));
+      while (l.find()) labels.put(l.group(1), l.group(2));
+      if (labels.equals(new TreeMap<>(tags))) {
+        found = Double.parseDouble(m.group(3));
+      }
+    }
+    assertNotNull(found, () -> "no sample " + name + tags + " in\n" + scrape);
+    return found;
+  }
+}
