@@ -8,6 +8,7 @@ import dev.tine.bench.report.HtmlReport;
 import dev.tine.bench.report.Records;
 import dev.tine.bench.run.BenchResult;
 import dev.tine.bench.run.BenchRunner;
+import dev.tine.bench.run.CommonPool;
 import dev.tine.bench.run.Engine;
 import java.io.File;
 import java.nio.file.Files;
@@ -41,9 +42,11 @@ final class BenchCommand implements Callable<Integer> {
       description = "Programs to run (default: all).")
   List<String> programs = new ArrayList<>();
 
-  @Option(names = "--runtime", split = ",", paramLabel = "seq,tine,jdk",
-      description = "Runtimes to compare (default: seq,tine,jdk).")
-  List<String> runtimes = List.of("seq", "tine", "jdk");
+  @Option(names = "--runtime", split = ",", paramLabel = "seq,tine,jdk,...",
+      description = {"Runtimes to compare (default: seq,tine,jdk,jdk-builtin); also tine-eager, tine-nostats.",
+          "jdk-builtin: the JDK's ready-made parallel form (Arrays.parallelSort, parallel IntStream) for the",
+          "programs that have one, run inside a ForkJoinPool of p workers."})
+  List<String> runtimes = List.of("seq", "tine", "jdk", "jdk-builtin");
 
   @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
       description = "Worker counts for tine and jdk (default: 1,2).")
@@ -136,6 +139,13 @@ final class BenchCommand implements Callable<Integer> {
         plan.size(), plan.overrides(), warmup, repeat, !tineStats, System.err));
     System.out.printf("tine bench: %d program(s), runtimes %s, threads %s, size %s, %d warm-up + %d timed rounds, %s%n%n",
         plan.programs().size(), runtimes, threads, plan.size().id(), warmup, repeat, Runtime.version());
+    if (plan.engines().contains(Engine.JDK_BUILTIN)) {
+      int want = Math.max(2, threads.stream().mapToInt(Integer::intValue).max().orElse(2));
+      int common = CommonPool.request(want);
+      System.out.printf("jdk-builtin: the JDK's parallel forms run inside a ForkJoinPool of p workers; they split work by"
+          + " the common pool's parallelism, here %d%s%n%n", common, common < 2
+          ? " — Arrays.parallelSort sorts sequentially at 1 (set -D" + CommonPool.PROPERTY + "=" + want + ")" : "");
+    }
     BenchResult result = runner.run();
     BenchTables.print(result, System.out);
     if (json != null) {

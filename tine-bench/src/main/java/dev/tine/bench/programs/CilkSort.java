@@ -257,6 +257,17 @@ public final class CilkSort implements Program {
       }
 
       @Override
+      public String jdkBuiltinForm() {
+        return "Arrays.parallelSort";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        Arrays.parallelSort(work);
+        return work;
+      }
+
+      @Override
       public boolean verify(Object r) {
         return Arrays.equals((int[]) r, expect);
       }

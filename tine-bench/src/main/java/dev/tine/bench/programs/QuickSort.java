@@ -226,6 +226,17 @@ public final class QuickSort implements Program {
       }
 
       @Override
+      public String jdkBuiltinForm() {
+        return "Arrays.parallelSort";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        java.util.Arrays.parallelSort(work);
+        return work;
+      }
+
+      @Override
       public boolean verify(Object r) {
         int[] a = (int[]) r;
         for (int i = 1; i < a.length; i++) {

@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -43,12 +44,12 @@ public final class BenchRunner {
     for (Program p : o.programs) {
       Workload w = p.workload(o.size, o.overrides.getOrDefault(p.name(), Map.of()));
       if (o.engines.contains(Engine.SEQ)) {
-        cells.add(new Cell(p, w, Engine.SEQ, 1));
+        cells.add(new Cell(p, w, Engine.SEQ, 1, o.repeat));
       }
       for (int t : o.threads) {
         for (Engine e : o.engines) {
-          if (e != Engine.SEQ) {
-            cells.add(new Cell(p, w, e, t));
+          if (e != Engine.SEQ && (e != Engine.JDK_BUILTIN || w.jdkBuiltinForm() != null)) {
+            cells.add(new Cell(p, w, e, t, o.repeat));
           }
         }
       }
@@ -57,7 +58,7 @@ public final class BenchRunner {
       for (Engine e : o.engines) {
         if (e.isTine()) tinePools.computeIfAbsent(e, k -> new TreeMap<>()).put(t, tinePool(e, t));
       }
-      if (o.engines.contains(Engine.JDK)) {
+      if (o.engines.contains(Engine.JDK) || o.engines.contains(Engine.JDK_BUILTIN)) {
         jdkPools.put(t, new ForkJoinPool(t));
       }
     }
@@ -69,7 +70,7 @@ public final class BenchRunner {
         for (int k = 0; k < cells.size(); k++) {
           Cell c = cells.get((k + round) % cells.size());
           progress.step(c, timed ? "round " + (round - o.warmup + 1) + "/" + o.repeat : "warm-up");
-          runOnce(c, timed);
+          runOnce(c, timed ? round - o.warmup : -1);
         }
         if (timed) {
           ceilings.add(ceiling.measureOnce());
@@ -93,10 +94,11 @@ public final class BenchRunner {
     };
   }
 
-  private void runOnce(Cell c, boolean timed) {
+  /** One run of a cell; {@code round} is the timed round, or -1 in warm-up. */
+  private void runOnce(Cell c, int round) {
     c.workload.prepare();
     WorkStealingPool tp = c.engine.isTine() ? tinePools.get(c.engine).get(c.threads) : null;
-    ForkJoinPool jp = c.engine == Engine.JDK ? jdkPools.get(c.threads) : null;
+    ForkJoinPool jp = c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN ? jdkPools.get(c.threads) : null;
     if (tp != null) tp.resetStats();
     long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
     GcSnapshot g0 = GcSnapshot.now();
@@ -107,8 +109,12 @@ public final class BenchRunner {
         case SEQ -> c.workload.sequential();
         case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
         case JDK -> c.workload.jdk(jp);
+        case JDK_BUILTIN -> jp.submit(c.workload::jdkBuiltin).get();
       };
-    } catch (RuntimeException | Error e) {
+    } catch (ExecutionException e) {
+      c.fail(e.getCause().toString());
+      return;
+    } catch (RuntimeException | Error | InterruptedException e) {
       c.fail(e.toString());
       return;
     }
@@ -117,9 +123,9 @@ public final class BenchRunner {
     if (!c.workload.verify(result)) {
       c.fail("wrong result: " + abbreviate(result));
     }
-    if (!timed) return;
+    if (round < 0) return;
     TineCounters counters = tp != null && c.engine.countsTasks() ? TineCounters.of(tp.stats()) : TineCounters.ZERO;
-    c.addRun(dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
+    c.addRun(round, dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
   }
 
   private static String abbreviate(Object r) {

@@ -27,13 +27,37 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReportTest {
   static String html;
+  static List<Map<String, Object>> records;
 
   @BeforeAll
   static void run() throws Exception {
     BenchRunner r = new BenchRunner(new BenchRunner.Options(List.of(new Fib.Lea()),
         List.of(Engine.SEQ, Engine.TINE, Engine.JDK), List.of(1, 2), Size.QUICK,
         Map.of("fib", Map.of("n", "24")), 1, 2, false, null));
-    html = HtmlReport.html(Records.of(r.run()), "test report");
+    records = Records.of(r.run());
+    html = HtmlReport.html(records, "test report");
+  }
+
+  static double num(Object o) {
+    return ((Number) o).doubleValue();
+  }
+
+  /** Every ratio in the JSON carries its interval, and the interval brackets it; times are kept per round. */
+  @Test
+  void recordsCarryIntervalsAndRoundTimes() {
+    int withVsJdk = 0;
+    for (Map<String, Object> m : records) {
+      for (String k : List.of("x_seq", "speedup", "vs_jdk")) {
+        Object v = m.get(k);
+        if (v == null) continue;
+        double lo = num(m.get(k + "_ci_low")), hi = num(m.get(k + "_ci_high"));
+        assertTrue(lo <= num(v) && num(v) <= hi, k + " " + m);
+        if (k.equals("vs_jdk")) withVsJdk++;
+      }
+      List<?> times = (List<?>) m.get("times_ms");
+      assertTrue(times.size() == 2 && times.stream().allMatch(t -> num(t) > 0), "two rounds: " + m);
+    }
+    assertTrue(withVsJdk == 2, "tine p=1 and p=2 against the JDK: " + withVsJdk);
   }
 
   static int count(String s, String re) {
