@@ -9,6 +9,7 @@ import dev.tine.bench.report.Records;
 import dev.tine.bench.run.BenchResult;
 import dev.tine.bench.run.BenchRunner;
 import dev.tine.bench.run.CommonPool;
+import dev.tine.bench.run.Threads;
 import dev.tine.bench.run.Engine;
 import java.io.File;
 import java.nio.file.Files;
@@ -49,8 +50,8 @@ final class BenchCommand implements Callable<Integer> {
   List<String> runtimes = List.of("seq", "tine", "jdk", "jdk-builtin");
 
   @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
-      description = "Worker counts for tine and jdk (default: 1,2).")
-  List<Integer> threads = List.of(1, 2);
+      description = "Worker counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
+  List<Integer> threads = Threads.defaults(Runtime.getRuntime().availableProcessors());
 
   @Option(names = "--size", paramLabel = "quick|paper",
       description = "quick: each program about a second or less sequentially; paper: the seeds' sizes (default: quick).")

@@ -26,16 +26,21 @@ public final class BenchTables {
   static final String UNCLEAR = "~";
 
   public static void print(BenchResult r, PrintStream out) {
-    double ceil = r.ceilingMedian();
-    out.printf(Locale.ROOT, "two-thread ceiling on this box (same work, 2 threads vs 1): median %.2fx %s%n%n",
-        ceil, fmtList(r.ceilings()));
+    out.printf(Locale.ROOT, "two-thread ceiling on this box (same work, 2 threads vs 1): median %.2fx %s%n",
+        r.ceilingMedian(), fmtList(r.ceilings()));
+    for (Map.Entry<Integer, List<Double>> e : r.ceilingsByThreads().entrySet()) {
+      if (e.getKey() == 2) continue;
+      out.printf(Locale.ROOT, "%d-thread ceiling (same work, %d threads vs 1): median %.2fx %s%n", e.getKey(), e.getKey(),
+          r.ceilingMedian(e.getKey()), fmtList(e.getValue()));
+    }
+    out.println();
     for (Map.Entry<Program, List<Cell>> e : r.byProgram().entrySet()) {
       printProgram(r, e.getKey(), e.getValue(), out);
     }
     printGeometricMeans(r, out);
     printVerdict(r, out);
     out.println("x seq: time / sequential time in the same round, median over rounds (lower is better), and its 95%");
-    out.println("  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the two-thread ceiling;");
+    out.println("  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling;");
     out.println("vs jdk: time / the JDK ForkJoinPool's time at the same threads in the same round, median and interval;");
     out.println(UNCLEAR + ": the interval contains 1.00 — no clear difference. More rounds (--repeat 15) give tighter");
     out.println("  intervals. minorGC: young collections per run.");
@@ -43,7 +48,6 @@ public final class BenchTables {
 
   private static void printProgram(BenchResult r, Program p, List<Cell> cs, PrintStream out) {
     Workload w = cs.get(0).workload;
-    double ceil = r.ceilingMedian();
     out.printf(Locale.ROOT, "%s (%s) — %s, %s size%n", p.name(), w.parameters(), p.description(), r.size().id());
     out.printf(Locale.ROOT, "  %-17s %9s %8s %8s  %-20s %7s %8s  %-20s %9s %9s %7s %3s%n", "runtime",
         "median ms", "min ms", "max ms", "x seq [95% CI]", "speedup", "%ceiling", "vs jdk [95% CI]", "forks/run",
@@ -52,7 +56,8 @@ public final class BenchTables {
       Ratio xSeq = r.xSeq(c);
       boolean seq = c.engine == Engine.SEQ;
       String speed = seq ? "" : fmt(1 / xSeq.value());
-      String pctCeil = c.threads == 2 && !seq && xSeq.known()
+      double ceil = r.ceilingMedian(c.threads);
+      String pctCeil = c.threads >= 2 && !seq && xSeq.known() && Double.isFinite(ceil)
           ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq.value()) / ceil) : "";
       int runs = Math.max(1, c.runs());
       TineCounters k = c.counters().perRun(runs);

@@ -38,6 +38,7 @@ public final class Records {
       ratio(m, "x_seq", xSeq);
       ratio(m, "speedup", xSeq.known() ? xSeq.inverse() : Ratio.NONE);
       m.put("ceiling", finite(ceil));
+      if (c.engine != Engine.SEQ) m.put("thread_ceiling", finite(r.ceilingMedian(c.threads)));
       ratio(m, "vs_jdk", r.vsJdk(c));
       Ratio vsBuiltin = r.vsBuiltin(c);
       if (vsBuiltin.known()) ratio(m, "vs_builtin", vsBuiltin);

@@ -10,10 +10,26 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** What a bench run measured: its cells in suite order and the ceiling measured once per round. */
-public record BenchResult(List<Cell> cells, List<Double> ceilings, Size size) {
+/**
+ * What a bench run measured: its cells in suite order, and per thread count n ≥ 2 the n-thread
+ * ceiling measured once per round.
+ */
+public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsByThreads, Size size) {
+  /** The two-thread ceiling's measurements, one per round. */
+  public List<Double> ceilings() {
+    return ceilingsByThreads.getOrDefault(2, List.of());
+  }
+
+  /** The median two-thread ceiling. */
   public double ceilingMedian() {
-    double[] a = ceilings.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return ceilingMedian(2);
+  }
+
+  /** The median n-thread ceiling: 1.0 at one thread, NaN if not measured. */
+  public double ceilingMedian(int threads) {
+    if (threads == 1) return 1.0;
+    double[] a = ceilingsByThreads.getOrDefault(threads, List.of()).stream().mapToDouble(Double::doubleValue)
+        .sorted().toArray();
     if (a.length == 0) return Double.NaN;
     return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }

@@ -32,7 +32,7 @@ public final class BenchRunner {
 
   private final Options o;
   private final List<Cell> cells = new ArrayList<>();
-  private final List<Double> ceilings = new ArrayList<>();
+  private final Map<Integer, List<Double>> ceilings = new TreeMap<>();
   private final Map<Engine, Map<Integer, WorkStealingPool>> tinePools = new EnumMap<>(Engine.class);
   private final Map<Integer, ForkJoinPool> jdkPools = new TreeMap<>();
 
@@ -73,7 +73,9 @@ public final class BenchRunner {
           runOnce(c, timed ? round - o.warmup : -1);
         }
         if (timed) {
-          ceilings.add(ceiling.measureOnce());
+          for (int t : ceilingThreads()) {
+            ceilings.computeIfAbsent(t, k -> new ArrayList<>()).add(ceiling.measureOnce(t));
+          }
         }
       }
     } finally {
@@ -81,7 +83,16 @@ public final class BenchRunner {
       tinePools.values().forEach(m -> m.values().forEach(WorkStealingPool::close));
       jdkPools.values().forEach(ForkJoinPool::shutdownNow);
     }
-    return new BenchResult(List.copyOf(cells), List.copyOf(ceilings), o.size);
+    Map<Integer, List<Double>> cs = new TreeMap<>();
+    ceilings.forEach((t, l) -> cs.put(t, List.copyOf(l)));
+    return new BenchResult(List.copyOf(cells), cs, o.size);
+  }
+
+  /** 2 always (the two-thread ceiling every run reports), and every larger thread count run. */
+  private List<Integer> ceilingThreads() {
+    java.util.TreeSet<Integer> ts = new java.util.TreeSet<>(List.of(2));
+    for (int t : o.threads) if (t > 2) ts.add(t);
+    return List.copyOf(ts);
   }
 
   private WorkStealingPool tinePool(Engine e, int t) {
