@@ -4,6 +4,7 @@ import dev.tine.bench.Program;
 import dev.tine.bench.Size;
 import dev.tine.bench.programs.Programs;
 import dev.tine.bench.report.BenchTables;
+import dev.tine.bench.report.Compare;
 import dev.tine.bench.report.HtmlReport;
 import dev.tine.bench.report.Records;
 import dev.tine.bench.run.BenchResult;
@@ -30,9 +31,10 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs benchmark programs on sequential code, Tine and the JDK's ForkJoinPool in one JVM,",
-      "with warm-up, interleaved rounds and medians, beside the box's two-thread ceiling.",
-      "With no PROGRAM it runs the whole suite at the quick size.",
+      "Runs benchmark programs on sequential code, Tine, the JDK's ForkJoinPool and the JDK's",
+      "ready-made parallel forms in one JVM, with warm-up, interleaved rounds, medians and a 95%",
+      "interval on every ratio, beside the box's measured n-thread ceiling. With no PROGRAM it runs",
+      "the whole suite at the quick size (about a minute). Tighter intervals: more --repeat.",
       "",
       "Programs: ${COMPLETION-CANDIDATES}"
     })
@@ -57,8 +59,12 @@ final class BenchCommand implements Callable<Integer> {
       description = "quick: each program about a second or less sequentially; paper: the seeds' sizes (default: quick).")
   String size = "quick";
 
-  @Option(names = "--repeat", paramLabel = "N", description = "Timed rounds (default: 5); medians are over these.")
-  int repeat = 5;
+  @Option(names = "--repeat", paramLabel = "N", description = {
+      "Timed rounds (default: 10, so that the quick suite takes about a minute). Medians and the",
+      "95% intervals of every ratio are over these: for tighter intervals run more rounds (the",
+      "width shrinks about as 1/sqrt(N): --repeat 40 halves it), or fewer programs, e.g.",
+      "'tine bench sort --repeat 40'."})
+  int repeat = 10;
 
   @Option(names = "--warmup", paramLabel = "N", description = "Untimed warm-up rounds first (default: 2).")
   int warmup = 2;
@@ -74,6 +80,14 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--report", paramLabel = "FILE",
       description = "Also write a self-contained HTML report with charts (inline SVG) to FILE.")
   File report;
+
+  @Option(names = "--compare", paramLabel = "BASE.json",
+      description = "After the run, compare each cell with a saved run (--json FILE of an earlier run): change and interval.")
+  File compare;
+
+  @Option(names = "--min-change", paramLabel = "PERCENT",
+      description = "With --compare: smallest change to flag, in percent (default: 5).")
+  double minChangePct = 5;
 
   @Option(names = "--tine-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
       description = "Record Tine's per-worker counters (default: on; --no-tine-stats measures their cost).")
@@ -136,6 +150,8 @@ final class BenchCommand implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     Plan plan = plan();
+    double minChange = CompareCommand.minChange(spec, minChangePct);
+    List<Map<String, Object>> base = compare == null ? null : CompareCommand.read(spec, compare);
     BenchRunner runner = new BenchRunner(new BenchRunner.Options(plan.programs(), plan.engines(), threads,
         plan.size(), plan.overrides(), warmup, repeat, !tineStats, System.err));
     System.out.printf("tine bench: %d program(s), runtimes %s, threads %s, size %s, %d warm-up + %d timed rounds, %s%n%n",
@@ -149,14 +165,19 @@ final class BenchCommand implements Callable<Integer> {
     }
     BenchResult result = runner.run();
     BenchTables.print(result, System.out);
+    List<Map<String, Object>> records = Records.of(result);
     if (json != null) {
-      JsonOutput.JSON.writeValue(json, Records.of(result));
+      JsonOutput.JSON.writeValue(json, records);
       System.out.println("JSON records written to " + json);
     }
     if (report != null) {
-      Files.writeString(report.toPath(), HtmlReport.html(Records.of(result),
+      Files.writeString(report.toPath(), HtmlReport.html(records,
           "Tine bench, " + plan.size().id() + " size, " + Runtime.version()));
       System.out.println("HTML report written to " + report);
+    }
+    if (base != null) {
+      System.out.println();
+      Compare.print(Compare.compare(base, records, minChange), compare.getName(), minChange, System.out);
     }
     if (!result.allVerified()) {
       System.out.println("SOME RESULTS WERE WRONG (see FAILED above)");

@@ -221,7 +221,7 @@ public final class CilkSort implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int n = Program.intParam(o, "n", size == Size.PAPER ? 100_000_000 : 4_000_000);
+    int n = Program.intParam(o, "n", size == Size.PAPER ? 100_000_000 : 2_000_000);
     if (n < 1) throw new IllegalArgumentException("n must be positive");
     int[] input = new SplittableRandom(1998).ints(n).toArray();
     int[] expect = input.clone();

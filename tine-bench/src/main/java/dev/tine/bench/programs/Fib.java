@@ -256,7 +256,7 @@ public final class Fib {
 
     @Override
     public Workload workload(Size size, Map<String, String> o) {
-      int n = Program.intParam(o, "n", size == Size.PAPER ? 47 : 40);
+      int n = Program.intParam(o, "n", size == Size.PAPER ? 47 : 38);
       int threshold = Program.intParam(o, "threshold", 13);
       long expect = expected(n);
       return new Workload() {

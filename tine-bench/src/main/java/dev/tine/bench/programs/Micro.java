@@ -212,7 +212,7 @@ public final class Micro implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int plies = Program.intParam(o, "plies", size == Size.PAPER ? 24 : 6);
+    int plies = Program.intParam(o, "plies", size == Size.PAPER ? 24 : 3);
     if (plies < 1) throw new IllegalArgumentException("plies must be positive");
     String expect = play(plies, (c, pl) -> seqValue(c, pl, DEPTH - 1));
     return new Workload() {

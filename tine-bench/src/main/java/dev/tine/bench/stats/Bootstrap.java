@@ -27,6 +27,7 @@ public final class Bootstrap {
   public static final long SEED = 0x5EED_0002L;
   static final double SMOOTH = 0.6;
   static final double ALPHA = 0.05;
+  private static final ThreadLocal<double[]> BUF = ThreadLocal.withInitial(() -> new double[64]);
 
   private Bootstrap() {}
 
@@ -46,16 +47,9 @@ public final class Bootstrap {
     double[][] logs = new double[k][];
     double[] jitter = new double[k];
     for (int j = 0; j < k; j++) {
-      double[] a = as.get(j), b = bs.get(j);
-      int n = Math.min(a.length, b.length), known = 0;
-      rounds = Math.max(rounds, n);
-      logs[j] = new double[n];
-      for (int i = 0; i < n; i++) {
-        double r = a[i] / b[i];
-        logs[j][i] = r > 0 && Double.isFinite(r) ? Math.log(r) : Double.NaN;
-        if (!Double.isNaN(logs[j][i])) known++;
-      }
-      jitter[j] = known == 0 ? 0 : SMOOTH * robustSpread(logs[j]) / Math.sqrt(known);
+      logs[j] = logRatios(as.get(j), bs.get(j));
+      rounds = Math.max(rounds, logs[j].length);
+      jitter[j] = jitter(logs[j]);
     }
     double point = meanOfMedians(logs, null, null, null);
     if (!Double.isFinite(point)) return Ratio.NONE;
@@ -75,16 +69,81 @@ public final class Bootstrap {
   }
 
   /**
+   * Two runs of the same cell (say a saved run and today's): the ratio of their median times,
+   * {@code median(a) / median(b)}, with a 95% interval from resampling each run's rounds on its own
+   * (the runs are independent: their rounds do not pair).
+   */
+  public static Ratio unpairedRatio(double[] a, double[] b) {
+    return unpairedRatio(a, b, ALPHA);
+  }
+
+  /** {@link #unpairedRatio(double[], double[])} with a (1 − alpha) interval. */
+  public static Ratio unpairedRatio(double[] a, double[] b, double alpha) {
+    double[] one = new double[Math.max(a.length, b.length)];
+    Arrays.fill(one, 1);
+    return ratioOfPaired(a, one, b, one, alpha);
+  }
+
+  /**
+   * Two runs' paired ratios compared: {@code (median a1/b1) / (median a2/b2)} with a 95% interval,
+   * each run's rounds resampled on their own. For a cell's x seq in two runs, this cancels a change
+   * of the whole box's speed between the runs.
+   */
+  public static Ratio ratioOfPaired(double[] a1, double[] b1, double[] a2, double[] b2) {
+    return ratioOfPaired(a1, b1, a2, b2, ALPHA);
+  }
+
+  /** {@link #ratioOfPaired(double[], double[], double[], double[])} with a (1 − alpha) interval. */
+  public static Ratio ratioOfPaired(double[] a1, double[] b1, double[] a2, double[] b2, double alpha) {
+    double[][] x = {logRatios(a1, b1)}, y = {logRatios(a2, b2)};
+    double px = meanOfMedians(x, null, null, null), py = meanOfMedians(y, null, null, null);
+    if (!Double.isFinite(px) || !Double.isFinite(py)) return Ratio.NONE;
+    double[] jx = {jitter(x[0])}, jy = {jitter(y[0])};
+    SplittableRandom rnd = new SplittableRandom(SEED);
+    double[] stats = new double[RESAMPLES];
+    int[] ix = new int[x[0].length], iy = new int[y[0].length];
+    int m = 0;
+    for (int s = 0; s < RESAMPLES; s++) {
+      for (int i = 0; i < ix.length; i++) ix[i] = rnd.nextInt(ix.length);
+      for (int i = 0; i < iy.length; i++) iy[i] = rnd.nextInt(iy.length);
+      double v = meanOfMedians(x, ix, jx, rnd) - meanOfMedians(y, iy, jy, rnd);
+      if (Double.isFinite(v)) stats[m++] = v;
+    }
+    if (m < RESAMPLES / 2) return new Ratio(Math.exp(px - py), Double.NaN, Double.NaN);
+    Arrays.sort(stats, 0, m);
+    return new Ratio(Math.exp(px - py), Math.exp(quantile(stats, m, alpha / 2)),
+        Math.exp(quantile(stats, m, 1 - alpha / 2)));
+  }
+
+  private static double[] logRatios(double[] a, double[] b) {
+    int n = Math.min(a.length, b.length);
+    double[] l = new double[n];
+    for (int i = 0; i < n; i++) {
+      double r = a[i] / b[i];
+      l[i] = r > 0 && Double.isFinite(r) ? Math.log(r) : Double.NaN;
+    }
+    return l;
+  }
+
+  private static double jitter(double[] logs) {
+    long known = Arrays.stream(logs).filter(d -> !Double.isNaN(d)).count();
+    return known == 0 ? 0 : SMOOTH * robustSpread(logs) / Math.sqrt(known);
+  }
+
+  /**
    * Mean over series of the median of each series' known values at {@code idx} (null: all rounds),
    * each median jittered by {@code jitter[j]} × a standard normal when {@code rnd} is given.
    */
   private static double meanOfMedians(double[][] logs, int[] idx, double[] jitter, SplittableRandom rnd) {
     double sum = 0;
-    double[] buf = new double[idx == null ? 0 : idx.length];
+    double[] buf = BUF.get();
     for (int j = 0; j < logs.length; j++) {
       double[] l = logs[j];
       int n = idx == null ? l.length : idx.length;
-      if (buf.length < n) buf = new double[n];
+      if (buf.length < n) {
+        buf = new double[Math.max(n, 2 * buf.length)];
+        BUF.set(buf);
+      }
       int c = 0;
       for (int i = 0; i < n; i++) {
         int at = idx == null ? i : idx[i];
