@@ -172,7 +172,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (report != null) {
       Files.writeString(report.toPath(), HtmlReport.html(records,
-          "Tine bench, " + plan.size().id() + " size, " + Runtime.version()));
+          "Tine bench, " + plan.size().id() + " size, " + Runtime.version(), result.machine(), List.of()));
       System.out.println("HTML report written to " + report);
     }
     if (base != null) {

@@ -42,8 +42,8 @@ public final class BenchTables {
     out.println("x seq: time / sequential time in the same round, median over rounds (lower is better), and its 95%");
     out.println("  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling;");
     out.println("vs jdk: time / the JDK ForkJoinPool's time at the same threads in the same round, median and interval;");
-    out.println(UNCLEAR + ": the interval contains 1.00 — no clear difference. More rounds (--repeat 15) give tighter");
-    out.println("  intervals. minorGC: young collections per run.");
+    out.println(UNCLEAR + ": the interval contains 1.00 — no clear difference. Tighter intervals: more rounds (the width");
+    out.println("  shrinks as 1/sqrt(rounds): --repeat 40 halves it) or fewer programs. minorGC: young collections per run.");
   }
 
   private static void printProgram(BenchResult r, Program p, List<Cell> cs, PrintStream out) {

@@ -22,6 +22,7 @@ public final class Records {
   public static List<Map<String, Object>> of(BenchResult r) {
     List<Map<String, Object>> out = new ArrayList<>();
     double ceil = r.ceilingMedian();
+    Map<String, Object> machine = r.machine() == null ? null : r.machine().toMap();
     for (Cell c : r.cells()) {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("program", c.program.name());
@@ -67,6 +68,7 @@ public final class Records {
       m.put("full_gc_count", (double) c.gc().fullCount() / runs);
       m.put("full_gc_ms", (double) c.gc().fullMillis() / runs);
       if (!c.verified()) m.put("failure", c.failure());
+      if (r.machine() != null) m.put("machine", machine);
       out.add(m);
     }
     return out;

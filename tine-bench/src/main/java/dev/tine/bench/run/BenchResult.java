@@ -11,10 +11,10 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a bench run measured: its cells in suite order, and per thread count n ≥ 2 the n-thread
- * ceiling measured once per round.
+ * What a bench run measured: its cells in suite order, per thread count n ≥ 2 the n-thread
+ * ceiling measured once per round, and the machine it ran on.
  */
-public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsByThreads, Size size) {
+public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsByThreads, Size size, Machine machine) {
   /** The two-thread ceiling's measurements, one per round. */
   public List<Double> ceilings() {
     return ceilingsByThreads.getOrDefault(2, List.of());

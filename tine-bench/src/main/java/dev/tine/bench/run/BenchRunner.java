@@ -85,7 +85,7 @@ public final class BenchRunner {
     }
     Map<Integer, List<Double>> cs = new TreeMap<>();
     ceilings.forEach((t, l) -> cs.put(t, List.copyOf(l)));
-    return new BenchResult(List.copyOf(cells), cs, o.size);
+    return new BenchResult(List.copyOf(cells), cs, o.size, Machine.current());
   }
 
   /** 2 always (the two-thread ceiling every run reports), and every larger thread count run. */

@@ -78,6 +78,29 @@ class ReportTest {
     assertTrue(html.contains("<table>") && html.contains(">tine<") && html.contains(">jdk<"), "tables beside the charts");
   }
 
+  /** Summary first: the verdict chart, with whiskers, a line at 1.0 and the geometric mean, then the machine and ceiling. */
+  @Test
+  void verdictComesFirst() {
+    int verdict = html.indexOf("id=\"verdict-chart\""), firstProgram = html.indexOf("id=\"speedup-0\"");
+    assertTrue(verdict > 0 && verdict < firstProgram, "the verdict precedes the per-program sections");
+    String v = html.substring(verdict, html.indexOf("</svg>", verdict));
+    assertTrue(v.contains("class=\"one\""), "a line at 1.0");
+    assertTrue(count(v, "class=\"whisker\"") >= 2, "interval whiskers at p=1 and p=2");
+    assertTrue(v.contains("geometric mean") && v.contains("<polygon class=\"point\""), "the geometric mean, as a diamond");
+    assertTrue(v.contains(">1 thread<") && v.contains(">2 threads<"), "one panel per thread count");
+    String head = html.substring(0, verdict);
+    assertTrue(head.contains("cores, JDK") && head.contains("GC, heap up to"), "the machine under the title: " + head);
+    assertTrue(head.contains("at 2 threads"), "the ceiling under the title");
+  }
+
+  @Test
+  void axesCarryHumanNumbers() {
+    assertTrue(html.contains(">1×<") && html.contains(">0.5×<") || html.contains(">2×<"), "ratio ticks in ×");
+    assertTrue(Pattern.compile(">\\d+(\\.\\d+)? ms<").matcher(html).find(), "time ticks in ms");
+    assertTrue(Pattern.compile(">\\d+(\\.\\d+)? [kM]/s<").matcher(html).find(), "task rates as k/s or M/s");
+    assertTrue(!Pattern.compile(">\\d\\.\\d{4,}<").matcher(html).find(), "no long raw decimals on axes");
+  }
+
   static Path chromium() {
     for (String c : List.of("/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome")) {
       if (Files.isExecutable(Path.of(c))) return Path.of(c);
@@ -121,5 +144,14 @@ class ReportTest {
       }
     }
     assertTrue(differing > 500, "the screenshot is not blank: " + differing + " sampled pixels differ");
+    // the first screen (1200x900) shows the verdict: its dots and whiskers in green, red or grey
+    int verdictPixels = 0;
+    for (int y = 0; y < img.getHeight(); y++) {
+      for (int x = 0; x < img.getWidth(); x++) {
+        int rgb = img.getRGB(x, y) & 0xFFFFFF;
+        if (rgb == 0x1a7f37 || rgb == 0xcf222e || rgb == 0x777777) verdictPixels++;
+      }
+    }
+    assertTrue(verdictPixels > 200, "verdict points on the first screen: " + verdictPixels + " pixels");
   }
 }
