@@ -81,6 +81,10 @@ final class BenchCommand implements Callable<Integer> {
       description = "Also write a self-contained HTML report with charts (inline SVG) to FILE.")
   File report;
 
+  @Option(names = "--include", paramLabel = "EXPERIMENT.json", split = ",",
+      description = "With --report: add the sections of saved experiment runs (tine experiment gc|data-width --json FILE).")
+  List<File> include = List.of();
+
   @Option(names = "--compare", paramLabel = "BASE.json",
       description = "After the run, compare each cell with a saved run (--json FILE of an earlier run): change and interval.")
   File compare;
@@ -137,7 +141,8 @@ final class BenchCommand implements Callable<Integer> {
       if (!Programs.all().containsKey(prog)) throw Check.bad(spec, "--set names unknown program '" + prog + "'");
       overrides.computeIfAbsent(prog, k -> new HashMap<>()).put(s.substring(dot + 1, eq), s.substring(eq + 1));
     }
-    for (Program p : ps) { // validate overrides before any long run starts
+    for (Program p : ps) { // validate overrides before any long run starts (defaults are valid: not built twice)
+      if (!overrides.containsKey(p.name())) continue;
       try {
         p.workload(z, overrides.getOrDefault(p.name(), Map.of()));
       } catch (IllegalArgumentException e) {
@@ -149,9 +154,10 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Plan plan = plan();
     double minChange = CompareCommand.minChange(spec, minChangePct);
     List<Map<String, Object>> base = compare == null ? null : CompareCommand.read(spec, compare);
+    List<String> sections = ExperimentSections.read(spec, include);
+    Plan plan = plan();
     BenchRunner runner = new BenchRunner(new BenchRunner.Options(plan.programs(), plan.engines(), threads,
         plan.size(), plan.overrides(), warmup, repeat, !tineStats, System.err));
     System.out.printf("tine bench: %d program(s), runtimes %s, threads %s, size %s, %d warm-up + %d timed rounds, %s%n%n",
@@ -172,7 +178,7 @@ final class BenchCommand implements Callable<Integer> {
     }
     if (report != null) {
       Files.writeString(report.toPath(), HtmlReport.html(records,
-          "Tine bench, " + plan.size().id() + " size, " + Runtime.version(), result.machine(), List.of()));
+          "Tine bench, " + plan.size().id() + " size, " + Runtime.version(), result.machine(), sections));
       System.out.println("HTML report written to " + report);
     }
     if (base != null) {

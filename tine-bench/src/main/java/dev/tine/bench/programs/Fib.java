@@ -77,6 +77,16 @@ public final class Fib {
     }
   }
 
+  /** Lea's Fib on Tine (threshold, invokeAll of both halves), for experiments outside the bench. */
+  public static Task<Long> tineLea(int n, int threshold) {
+    return new TineLea(n, threshold);
+  }
+
+  /** Lea's Fib on the JDK's ForkJoinPool. */
+  public static RecursiveTask<Long> jdkLea(int n, int threshold) {
+    return new JdkLea(n, threshold);
+  }
+
   // ------------------------------------------------------------------ Seed 000, program 2
 
   /** Seed 000's FibonacciTask2 on Tine: the same code with RecursiveTask renamed to Task. */

@@ -16,7 +16,8 @@ final class Charts {
 
   static final Map<String, String> COLORS = Map.of("tine", "#1f6feb", "jdk", "#d1242f", "jdk-builtin", "#2da44e",
       "tine-eager", "#8250df", "tine-nostats", "#0a7e8c", "seq", "#444444");
-  static final String[] SPARE = {"#bf8700", "#cf222e", "#6e7781", "#116329"};
+  static final String[] SPARE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+      "#7f7f7f", "#bcbd22", "#17becf"};
 
   static String color(String name, int i) {
     String c = COLORS.get(name);
@@ -24,9 +25,17 @@ final class Charts {
   }
 
   /** One line or bar series: values per x, optional interval per x (NaN where unknown). */
-  record Series(String name, double[] y, double[] lo, double[] hi) {
+  record Series(String name, double[] y, double[] lo, double[] hi, String color, String dash) {
     Series(String name, double[] y) {
-      this(name, y, null, null);
+      this(name, y, null, null, null, null);
+    }
+
+    Series(String name, double[] y, double[] lo, double[] hi) {
+      this(name, y, lo, hi, null, null);
+    }
+
+    String colorOr(int i) {
+      return color != null ? color : Charts.color(name, i);
     }
   }
 
@@ -42,9 +51,9 @@ final class Charts {
     return String.format(Locale.ROOT, fmt, args);
   }
 
-  private static final int W = 400, PLOT_H = 190, L = 58, R = 14, T = 30, B = 44, LEGEND_ROW = 16;
+  private static final int W0 = 400, PLOT_H = 190, L = 58, R = 14, T = 30, B = 44, LEGEND_ROW = 16;
 
-  private static int legendRows(List<String> names) {
+  private static int legendRows(List<String> names, int W) {
     int x = L, rows = 1;
     for (String n : names) {
       int w = 18 + 7 * n.length() + 14;
@@ -58,7 +67,8 @@ final class Charts {
   }
 
   /** The legend below the plot: a swatch and a name per entry, wrapping. */
-  private static void legend(StringBuilder sb, List<String> names, List<String> colors, List<Boolean> dashed, int top) {
+  private static void legend(StringBuilder sb, List<String> names, List<String> colors, List<String> dashes, boolean lines,
+      int top, int W) {
     int x = L, y = top;
     for (int i = 0; i < names.size(); i++) {
       String n = names.get(i);
@@ -67,9 +77,9 @@ final class Charts {
         y += LEGEND_ROW;
         x = L;
       }
-      if (dashed.get(i)) {
-        sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\" stroke-dasharray=\"4 3\"/>",
-            x, y - 4, x + 14, y - 4, colors.get(i)));
+      if (lines || dashes.get(i) != null) {
+        sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", x, y - 4,
+            x + 14, y - 4, colors.get(i), dashes.get(i) == null ? "" : " stroke-dasharray=\"" + dashes.get(i) + "\""));
       } else {
         sb.append(f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\"/>", x, y - 9, colors.get(i)));
       }
@@ -78,13 +88,13 @@ final class Charts {
     }
   }
 
-  private static String open(String id, String title, int height) {
+  private static String open(String id, String title, int height, int W) {
     return f("<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">"
         + "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>", id, W, height, W, height, L, esc(title));
   }
 
   /** Y axis with round ticks in {@code unit}; returns the top of the scale. */
-  private static double yAxis(StringBuilder sb, double ymax, Unit unit) {
+  private static double yAxis(StringBuilder sb, double ymax, Unit unit, int W) {
     List<Double> ticks = Ticks.linear(ymax, 4);
     double top = ticks.get(ticks.size() - 1);
     int y0 = T + PLOT_H;
@@ -99,13 +109,13 @@ final class Charts {
     return top;
   }
 
-  private static double[] xPositions(int nx) {
+  private static double[] xPositions(int nx, int W) {
     double[] px = new double[nx];
     for (int i = 0; i < nx; i++) px[i] = nx == 1 ? (L + W - R) / 2.0 : L + 24 + (W - R - L - 48) * i / (double) (nx - 1);
     return px;
   }
 
-  private static void xLabels(StringBuilder sb, List<Integer> xs, double[] px, String label) {
+  private static void xLabels(StringBuilder sb, List<Integer> xs, double[] px, String label, int W) {
     int y0 = T + PLOT_H;
     for (int i = 0; i < xs.size(); i++) {
       sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>", px[i], y0 + 15, xs.get(i)));
@@ -130,28 +140,28 @@ final class Charts {
    */
   static String lineChart(String id, String title, List<Integer> xs, List<Series> series, double[] ceiling,
       String ceilingLabel, Unit unit) {
-    List<String> names = new java.util.ArrayList<>(), colors = new java.util.ArrayList<>();
-    List<Boolean> dashed = new java.util.ArrayList<>();
+    int W = W0;
+    List<String> names = new java.util.ArrayList<>(), colors = new java.util.ArrayList<>(), dashes = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++) {
       names.add(series.get(i).name);
-      colors.add(color(series.get(i).name, i));
-      dashed.add(false);
+      colors.add(series.get(i).colorOr(i));
+      dashes.add(series.get(i).dash);
     }
     if (ceiling != null) {
       names.add(ceilingLabel);
       colors.add("#888");
-      dashed.add(true);
+      dashes.add("5 4");
     }
-    int height = T + PLOT_H + B + legendRows(names) * LEGEND_ROW;
-    StringBuilder sb = new StringBuilder(open(id, title, height));
+    int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;
+    StringBuilder sb = new StringBuilder(open(id, title, height, W));
     // the scale fits the points and the ceiling; a whisker longer than that is cut at the top (marked)
     double ymax = 0;
     for (Series s : series) for (double y : s.y) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
     if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
     double whiskers = max(series, 0);
-    double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit);
-    double[] px = xPositions(xs.size());
-    xLabels(sb, xs, px, "threads");
+    double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit, W);
+    double[] px = xPositions(xs.size(), W);
+    xLabels(sb, xs, px, "threads", W);
     int y0 = T + PLOT_H;
     if (ceiling != null) {
       StringBuilder pts = new StringBuilder();
@@ -161,16 +171,17 @@ final class Charts {
       sb.append(f("<polyline class=\"ceiling\" points=\"%s\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\""
           + " stroke-dasharray=\"5 4\"/>", pts.toString().trim()));
     }
+    boolean whiskersShown = series.size() <= 4; // more would hide the lines
     for (int si = 0; si < series.size(); si++) {
       Series s = series.get(si);
-      String c = color(s.name, si);
+      String c = s.colorOr(si);
       StringBuilder pts = new StringBuilder();
-      double dx = (si - (series.size() - 1) / 2.0) * 4; // whiskers side by side, not on top of each other
+      double dx = whiskersShown ? (si - (series.size() - 1) / 2.0) * 4 : 0; // whiskers side by side
       for (int i = 0; i < xs.size(); i++) {
         if (!Double.isFinite(s.y[i])) continue;
-        double y = y0 - PLOT_H * s.y[i] / top;
+        double y = y0 - PLOT_H * Math.min(s.y[i], top) / top;
         pts.append(f("%.1f,%.1f ", px[i] + dx, y));
-        if (s.lo != null && Double.isFinite(s.lo[i]) && Double.isFinite(s.hi[i])) {
+        if (whiskersShown && s.lo != null && Double.isFinite(s.lo[i]) && Double.isFinite(s.hi[i])) {
           double yHi = y0 - PLOT_H * Math.min(s.hi[i], top) / top;
           sb.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
               px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
@@ -182,22 +193,30 @@ final class Charts {
         sb.append(f("<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
             px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
       }
-      sb.append(f("<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>",
-          pts.toString().trim(), c));
+      sb.append(f("<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>",
+          pts.toString().trim(), c, s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\""));
     }
-    legend(sb, names, colors, dashed, y0 + B + 10);
+    legend(sb, names, colors, dashes, true, y0 + B + 10, W);
     return sb.append("</svg>").toString();
   }
 
   /** Grouped bars: per thread count, one bar per series. */
   static String barChart(String id, String title, List<Integer> xs, List<Series> series, Unit unit) {
+    return barChart(id, title, xs.stream().map(String::valueOf).toList(), "threads", series, unit);
+  }
+
+  /** Grouped bars: per group (labelled below the axis), one bar per series. */
+  static String barChart(String id, String title, List<String> groupLabels, String axisLabel, List<Series> series,
+      Unit unit) {
+    int W = Math.max(W0, L + R + groupLabels.size() * Math.max(40, 8 * groupLabels.stream().mapToInt(String::length).max()
+        .orElse(4)));
     List<String> names = series.stream().map(Series::name).toList();
     List<String> colors = new java.util.ArrayList<>();
-    for (int i = 0; i < series.size(); i++) colors.add(color(series.get(i).name, i));
-    int height = T + PLOT_H + B + legendRows(names) * LEGEND_ROW;
-    StringBuilder sb = new StringBuilder(open(id, title, height));
-    double top = yAxis(sb, max(series, 0) * 1.05, unit);
-    int y0 = T + PLOT_H, groups = xs.size(), ns = Math.max(1, series.size());
+    for (int i = 0; i < series.size(); i++) colors.add(series.get(i).colorOr(i));
+    int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;
+    StringBuilder sb = new StringBuilder(open(id, title, height, W));
+    double top = yAxis(sb, max(series, 0) * 1.05, unit, W);
+    int y0 = T + PLOT_H, groups = groupLabels.size(), ns = Math.max(1, series.size());
     if (max(series, 0) == 0) {
       sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"middle\">zero in every run</text>",
           (L + W - R) / 2, T + PLOT_H / 2));
@@ -209,14 +228,17 @@ final class Charts {
         double v = s.y[g];
         if (!Double.isFinite(v)) continue;
         double bh = PLOT_H * v / top, x = L + g * gw + gw * 0.1 + si * bw;
-        sb.append(f("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %d threads: %s</title></rect>",
-            x, y0 - bh, bw, bh, colors.get(si), esc(s.name), xs.get(g), esc(Ticks.format(v, unit))));
+        sb.append(f("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
+            x, y0 - bh, bw, bh, colors.get(si), esc(s.name), esc(groupLabels.get(g)), esc(Ticks.format(v, unit))));
       }
     }
-    double[] px = new double[groups];
-    for (int g = 0; g < groups; g++) px[g] = L + g * gw + gw / 2;
-    xLabels(sb, xs, px, "threads");
-    legend(sb, names, colors, java.util.Collections.nCopies(names.size(), false), y0 + B + 10);
+    for (int g = 0; g < groups; g++) {
+      sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", L + g * gw + gw / 2, y0 + 15,
+          esc(groupLabels.get(g))));
+    }
+    sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", (L + W - R) / 2, y0 + 31,
+        esc(axisLabel)));
+    legend(sb, names, colors, java.util.Collections.nCopies(names.size(), (String) null), false, y0 + B + 10, W);
     return sb.append("</svg>").toString();
   }
 

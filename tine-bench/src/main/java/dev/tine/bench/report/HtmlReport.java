@@ -269,8 +269,7 @@ public final class HtmlReport {
   private static String cell(Map<String, Object> m, String name) {
     Ratio x = ratio(m, name);
     if (!x.known()) return "";
-    if (!Double.isFinite(x.low())) return f("%.2f", x.value());
-    return f("%.2f [%.2f, %.2f]%s", x.value(), x.low(), x.high(), x.clear() ? "" : " ~");
+    return Charts.interval(x).replace("×", "") + (x.clear() || !Double.isFinite(x.low()) ? "" : " ~");
   }
 
   private static String table(List<Map<String, Object>> rs) {
