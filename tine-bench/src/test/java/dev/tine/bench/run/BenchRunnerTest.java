@@ -56,6 +56,15 @@ class BenchRunnerTest {
     }
   }
 
+  @Test
+  void cilksortWithJdkLeavesIsVerifiedToo() throws Exception {
+    var sort = Programs.all().get("sort");
+    BenchResult r = new BenchRunner(new BenchRunner.Options(List.of(sort), List.of(Engine.SEQ, Engine.TINE, Engine.JDK),
+        List.of(2), Size.QUICK, Map.of("sort", Map.of("n", "100000", "leaf", "jdk")), 0, 1, false, null)).run();
+    assertTrue(r.allVerified());
+    assertTrue(r.cells().get(0).workload.parameters().contains("by Arrays.sort"));
+  }
+
   /** A program whose built-in form records where its parallel stream ran, and can return a wrong answer. */
   static final class Probe implements Program {
     final Set<String> pools = ConcurrentHashMap.newKeySet();
