@@ -31,24 +31,22 @@ import picocli.CommandLine.Spec;
     name = "bench",
     mixinStandardHelpOptions = true,
     description = {
-      "Runs benchmark programs on sequential code, Tine, the JDK's ForkJoinPool and the JDK's",
-      "ready-made parallel forms in one JVM, with warm-up, interleaved rounds, medians and a 95%",
-      "interval on every ratio, beside the box's measured n-thread ceiling. With no PROGRAM it runs",
-      "the whole suite at the quick size (about a minute). Tighter intervals: more --repeat.",
-      "",
-      "Programs: ${COMPLETION-CANDIDATES}"
+      "Runs benchmark programs on sequential code, Tine, the JDK's ForkJoinPool and the JDK's ready-made parallel "
+          + "forms in one JVM, with warm-up, interleaved rounds, medians and a 95%% interval on every ratio, beside the "
+          + "box's measured n-thread ceiling. With no PROGRAM it runs the whole suite at the quick size (about a "
+          + "minute). Tighter intervals: more --repeat."
     })
 final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
   @Parameters(arity = "0..*", paramLabel = "PROGRAM", completionCandidates = ProgramNames.class,
-      description = "Programs to run (default: all).")
+      description = "Programs to run (default: all): ${COMPLETION-CANDIDATES}.")
   List<String> programs = new ArrayList<>();
 
   @Option(names = "--runtime", split = ",", paramLabel = "seq,tine,jdk,...",
-      description = {"Runtimes to compare (default: seq,tine,jdk,jdk-builtin); also tine-eager, tine-nostats.",
-          "jdk-builtin: the JDK's ready-made parallel form (Arrays.parallelSort, parallel IntStream) for the",
-          "programs that have one, run inside a ForkJoinPool of p workers."})
+      description = "Runtimes to compare (default: seq,tine,jdk,jdk-builtin); also tine-eager, tine-nostats. "
+          + "jdk-builtin: the JDK's ready-made parallel form (Arrays.parallelSort, a parallel IntStream) for the "
+          + "programs that have one, run inside a ForkJoinPool of p workers.")
   List<String> runtimes = List.of("seq", "tine", "jdk", "jdk-builtin");
 
   @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
@@ -59,11 +57,10 @@ final class BenchCommand implements Callable<Integer> {
       description = "quick: each program about a second or less sequentially; paper: the seeds' sizes (default: quick).")
   String size = "quick";
 
-  @Option(names = "--repeat", paramLabel = "N", description = {
-      "Timed rounds (default: 10, so that the quick suite takes about a minute). Medians and the",
-      "95% intervals of every ratio are over these: for tighter intervals run more rounds (the",
-      "width shrinks about as 1/sqrt(N): --repeat 40 halves it), or fewer programs, e.g.",
-      "'tine bench sort --repeat 40'."})
+  @Option(names = "--repeat", paramLabel = "N", description = "Timed rounds (default: 10, so that the quick suite "
+      + "takes about a minute). Medians and the 95%% intervals of every ratio are over these: for tighter intervals "
+      + "run more rounds (the width shrinks about as 1/sqrt(N): --repeat 40 halves it), or fewer programs, e.g. "
+      + "'tine bench sort --repeat 40'.")
   int repeat = 10;
 
   @Option(names = "--warmup", paramLabel = "N", description = "Untimed warm-up rounds first (default: 2).")

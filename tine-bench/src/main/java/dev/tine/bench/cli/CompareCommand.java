@@ -16,10 +16,10 @@ import picocli.CommandLine.Spec;
 /** {@code tine compare BASE.json NEW.json}: two saved bench runs, cell by cell. */
 @Command(name = "compare", mixinStandardHelpOptions = true,
     description = {
-      "Compares two saved bench runs (tine bench --json FILE), as benchstat does: for each cell in",
-      "both, the change of its median time with a 95% interval, flagged SLOWER or FASTER only when",
-      "the interval excludes no change and the change is at least --min-change. 'tine bench",
-      "--compare BASE.json' runs the bench and compares it with BASE.json in one go."
+      "Compares two saved bench runs (tine bench --json FILE), as benchstat does: for each cell in "
+          + "both, the change of its median time with a 95%% interval, flagged SLOWER or FASTER only when "
+          + "the interval excludes no change and the change is at least --min-change. 'tine bench --compare "
+          + "BASE.json' runs the bench and compares it with BASE.json in one go."
     })
 final class CompareCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

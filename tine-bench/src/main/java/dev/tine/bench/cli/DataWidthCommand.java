@@ -21,11 +21,11 @@ import picocli.CommandLine.Spec;
 /** {@code tine experiment data-width}: seed 002 §4.3. */
 @Command(name = "data-width", mixinStandardHelpOptions = true,
     description = {
-      "Seed 002 §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding",
-      "values 0..255. Cilksort sequentially and on Tine at each thread count, in interleaved rounds;",
-      "prints time, speedup over 1 thread with its 95% interval, and the long/byte time ratio that",
-      "Lea measured as 242.5 s / 122.5 s. Every result is checked for order and for its multiset.",
-      "--quick: 4M values, 5 rounds, under a minute on 2 cores."
+      "Seed 002 §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding values "
+          + "0..255. Cilksort sequentially and on Tine at each thread count, in interleaved rounds; prints "
+          + "time, speedup over 1 thread with its 95%% interval, and the long/byte time ratio that Lea "
+          + "measured as 242.5 s / 122.5 s. Every result is checked for order and for its multiset. --quick: "
+          + "4M values, 5 rounds, under a minute on 2 cores."
     })
 final class DataWidthCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

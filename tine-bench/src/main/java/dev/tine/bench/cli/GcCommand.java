@@ -20,11 +20,11 @@ import picocli.CommandLine.Spec;
 /** {@code tine experiment gc}: seed 002 §4.2. */
 @Command(name = "gc", mixinStandardHelpOptions = true,
     description = {
-      "Seed 002 §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib",
-      "(threshold 13) on Tine and the JDK at each thread count, in child JVMs, under each collector",
-      "(Serial, Parallel, G1, ZGC) with the young generation fixed by -Xmn at 4 MB, 64 MB and",
-      "(2+2p) MB as Lea swept his semi-spaces. Prints time, speedup over 1 thread, GC count and",
-      "GC time per run; every fib value is checked. --quick: about two minutes on 2 cores."
+      "Seed 002 §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib "
+          + "(threshold 13) on Tine and the JDK at each thread count, in child JVMs, under each collector "
+          + "(Serial, Parallel, G1, ZGC) with the young generation fixed by -Xmn at 4 MB, 64 MB and (2+2p) "
+          + "MB as Lea swept his semi-spaces. Prints time, speedup over 1 thread, GC count and GC time per "
+          + "run; every fib value is checked. --quick: about two minutes on 2 cores."
     })
 final class GcCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -15,8 +15,9 @@ import picocli.CommandLine.Spec;
 /** {@code tine report RUN.json -o report.html}: the HTML report of a saved bench run. */
 @Command(name = "report", mixinStandardHelpOptions = true,
     description = {
-      "Writes the HTML report of a saved bench run (tine bench --json FILE), as 'tine bench --report'",
-      "does; with --include, the sections of saved experiment runs (tine experiment gc|data-width --json FILE)."
+      "Writes the HTML report of a saved bench run (tine bench --json FILE), as 'tine bench --report' "
+          + "does; with --include, the sections of saved experiment runs (tine experiment gc|data-width "
+          + "--json FILE)."
     })
 final class ReportCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
