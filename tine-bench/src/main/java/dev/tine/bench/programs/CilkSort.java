@@ -17,7 +17,10 @@ import java.util.concurrent.RecursiveAction;
  * other array as scratch), merge pairs in parallel into the scratch array, merge the halves back;
  * merges split by binary search (the larger run halves, the other is split at the same value) so
  * they run in parallel too. Cutoffs as in Cilk: sequential quicksort below 2048, sequential merge
- * below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}.
+ * below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}. {@code --set sort.leaf=jdk}
+ * sorts the blocks below 2048 with {@link Arrays#sort} instead (on x86 with AVX-512 an intrinsic,
+ * several times faster than a scalar quicksort), to show how much of the gap to
+ * {@code Arrays.parallelSort} is the leaf sort and how much the merges.
  */
 public final class CilkSort implements Program {
   static final int QUICKSIZE = 2048, MERGESIZE = 2048, INSERTIONSIZE = 20;
@@ -118,16 +121,24 @@ public final class CilkSort implements Program {
     seqMergePar(s, p.split1 + 1, p.hi1, p.split2 + 1, p.hi2, d, p.lod + p.lowSize + 2);
   }
 
-  static void seqSort(int[] a, int[] tmp, int lo, int size) {
+  /** How a block below {@link #QUICKSIZE} is sorted: Cilk's quicksort, or the JDK's Arrays.sort. */
+  interface Leaf {
+    void sort(int[] a, int lo, int hi); // inclusive
+  }
+
+  static final Leaf CILK = CilkSort::seqQuick;
+  static final Leaf JDK_LEAF = (a, lo, hi) -> Arrays.sort(a, lo, hi + 1);
+
+  static void seqSort(int[] a, int[] tmp, int lo, int size, Leaf leaf) {
     if (size < QUICKSIZE) {
-      seqQuick(a, lo, lo + size - 1);
+      leaf.sort(a, lo, lo + size - 1);
       return;
     }
     int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-    seqSort(a, tmp, lo, q);
-    seqSort(a, tmp, b, q);
-    seqSort(a, tmp, c, q);
-    seqSort(a, tmp, dd, size - 3 * q);
+    seqSort(a, tmp, lo, q, leaf);
+    seqSort(a, tmp, b, q, leaf);
+    seqSort(a, tmp, c, q, leaf);
+    seqSort(a, tmp, dd, size - 3 * q, leaf);
     seqMergePar(a, lo, b - 1, b, c - 1, tmp, lo);
     seqMergePar(a, c, dd - 1, dd, lo + size - 1, tmp, c);
     seqMergePar(tmp, lo, c - 1, c, lo + size - 1, a, lo);
@@ -157,20 +168,21 @@ public final class CilkSort implements Program {
   static final class TineSort extends Task<Void> {
     final int[] a, tmp;
     final int lo, size;
+    final Leaf leaf;
 
-    TineSort(int[] a, int[] tmp, int lo, int size) {
-      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size;
+    TineSort(int[] a, int[] tmp, int lo, int size, Leaf leaf) {
+      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size; this.leaf = leaf;
     }
 
     @Override
     protected Void compute() {
       if (size < QUICKSIZE) {
-        seqQuick(a, lo, lo + size - 1);
+        leaf.sort(a, lo, lo + size - 1);
         return null;
       }
       int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-      invokeAll(new TineSort(a, tmp, lo, q), new TineSort(a, tmp, b, q), new TineSort(a, tmp, c, q),
-          new TineSort(a, tmp, dd, size - 3 * q));
+      invokeAll(new TineSort(a, tmp, lo, q, leaf), new TineSort(a, tmp, b, q, leaf),
+          new TineSort(a, tmp, c, q, leaf), new TineSort(a, tmp, dd, size - 3 * q, leaf));
       invokeAll(new TineMerge(a, lo, b - 1, b, c - 1, tmp, lo), new TineMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
       new TineMerge(tmp, lo, c - 1, c, lo + size - 1, a, lo).invoke();
       return null;
@@ -200,20 +212,21 @@ public final class CilkSort implements Program {
   static final class JdkSort extends RecursiveAction {
     final int[] a, tmp;
     final int lo, size;
+    final Leaf leaf;
 
-    JdkSort(int[] a, int[] tmp, int lo, int size) {
-      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size;
+    JdkSort(int[] a, int[] tmp, int lo, int size, Leaf leaf) {
+      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size; this.leaf = leaf;
     }
 
     @Override
     protected void compute() {
       if (size < QUICKSIZE) {
-        seqQuick(a, lo, lo + size - 1);
+        leaf.sort(a, lo, lo + size - 1);
         return;
       }
       int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-      ForkJoinTask.invokeAll(new JdkSort(a, tmp, lo, q), new JdkSort(a, tmp, b, q), new JdkSort(a, tmp, c, q),
-          new JdkSort(a, tmp, dd, size - 3 * q));
+      ForkJoinTask.invokeAll(new JdkSort(a, tmp, lo, q, leaf), new JdkSort(a, tmp, b, q, leaf),
+          new JdkSort(a, tmp, c, q, leaf), new JdkSort(a, tmp, dd, size - 3 * q, leaf));
       ForkJoinTask.invokeAll(new JdkMerge(a, lo, b - 1, b, c - 1, tmp, lo), new JdkMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
       new JdkMerge(tmp, lo, c - 1, c, lo + size - 1, a, lo).invoke();
     }
@@ -221,8 +234,11 @@ public final class CilkSort implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int n = Program.intParam(o, "n", size == Size.PAPER ? 100_000_000 : 4_000_000);
+    int n = Program.intParam(o, "n", size == Size.PAPER ? 100_000_000 : 2_000_000);
     if (n < 1) throw new IllegalArgumentException("n must be positive");
+    String leafName = o.getOrDefault("leaf", "cilk");
+    if (!leafName.equals("cilk") && !leafName.equals("jdk")) throw new IllegalArgumentException("leaf must be cilk or jdk");
+    Leaf leaf = leafName.equals("jdk") ? JDK_LEAF : CILK;
     int[] input = new SplittableRandom(1998).ints(n).toArray();
     int[] expect = input.clone();
     Arrays.sort(expect);
@@ -230,7 +246,7 @@ public final class CilkSort implements Program {
     return new Workload() {
       @Override
       public String parameters() {
-        return n + " ints";
+        return n + " ints" + (leaf == CILK ? "" : ", blocks below " + QUICKSIZE + " by Arrays.sort");
       }
 
       @Override
@@ -240,19 +256,30 @@ public final class CilkSort implements Program {
 
       @Override
       public Object sequential() {
-        seqSort(work, tmp, 0, n);
+        seqSort(work, tmp, 0, n, leaf);
         return work;
       }
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        pool.invoke(new TineSort(work, tmp, 0, n));
+        pool.invoke(new TineSort(work, tmp, 0, n, leaf));
         return work;
       }
 
       @Override
       public Object jdk(ForkJoinPool pool) {
-        pool.invoke(new JdkSort(work, tmp, 0, n));
+        pool.invoke(new JdkSort(work, tmp, 0, n, leaf));
+        return work;
+      }
+
+      @Override
+      public String jdkBuiltinForm() {
+        return "Arrays.parallelSort";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        Arrays.parallelSort(work);
         return work;
       }
 

@@ -77,6 +77,16 @@ public final class Fib {
     }
   }
 
+  /** Lea's Fib on Tine (threshold, invokeAll of both halves), for experiments outside the bench. */
+  public static Task<Long> tineLea(int n, int threshold) {
+    return new TineLea(n, threshold);
+  }
+
+  /** Lea's Fib on the JDK's ForkJoinPool. */
+  public static RecursiveTask<Long> jdkLea(int n, int threshold) {
+    return new JdkLea(n, threshold);
+  }
+
   // ------------------------------------------------------------------ Seed 000, program 2
 
   /** Seed 000's FibonacciTask2 on Tine: the same code with RecursiveTask renamed to Task. */
@@ -256,7 +266,7 @@ public final class Fib {
 
     @Override
     public Workload workload(Size size, Map<String, String> o) {
-      int n = Program.intParam(o, "n", size == Size.PAPER ? 47 : 40);
+      int n = Program.intParam(o, "n", size == Size.PAPER ? 47 : 38);
       int threshold = Program.intParam(o, "threshold", 13);
       long expect = expected(n);
       return new Workload() {

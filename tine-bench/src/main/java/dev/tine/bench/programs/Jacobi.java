@@ -9,6 +9,7 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
+import java.util.stream.IntStream;
 
 /**
  * Lea's Jacobi (seed 002 §4, §4.4): relax an n×n interior (fixed boundary: top edge 1, others 0)
@@ -21,6 +22,9 @@ import java.util.concurrent.RecursiveTask;
  *       halo at the sync, runs 10 steps privately, and writes its interior back.
  * </ul>
  * Both are deterministic, so every runtime's final grid equals the sequential one bit for bit.
+ * {@code jacobi} also has a JDK built-in form: per step, a parallel IntStream over the rows (the
+ * same per-cell arithmetic, so the same grid). {@code jacobi-sync10} has none: a stream has no
+ * natural way to keep tiles private for 10 steps.
  */
 public final class Jacobi implements Program {
   static final int LEAF = 128;
@@ -242,6 +246,23 @@ public final class Jacobi implements Program {
             return g.a;
           }
         });
+      }
+
+      double lastChange; // the built-in form's largest change in its last step, as a user would check it
+
+      @Override
+      public String jdkBuiltinForm() {
+        return stepsPerSync == 1 ? "IntStream.rangeClosed(1, n).parallel() over rows, per step" : null;
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        for (int s = 0; s < steps; s++) { // one parallel pass over the rows per step
+          lastChange = IntStream.rangeClosed(1, n).parallel().mapToDouble(i -> stepTile(g, i, i + 1, 1, n + 1))
+              .max().orElse(0);
+          g.swap();
+        }
+        return g.a;
       }
 
       @Override

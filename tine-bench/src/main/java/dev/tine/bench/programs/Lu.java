@@ -205,7 +205,7 @@ public final class Lu implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int n = Program.intParam(o, "n", size == Size.PAPER ? 4096 : 1024);
+    int n = Program.intParam(o, "n", size == Size.PAPER ? 4096 : 512);
     if (n < BLOCK || Integer.bitCount(n) != 1) throw new IllegalArgumentException("n must be a power of two >= " + BLOCK);
     SplittableRandom r = new SplittableRandom(4096);
     double[] input = r.doubles((long) n * n, -1, 1).toArray();

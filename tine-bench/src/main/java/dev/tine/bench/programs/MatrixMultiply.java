@@ -11,13 +11,16 @@ import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
+import java.util.stream.IntStream;
 
 /**
  * Lea's MM (seed 002 §4): C += A × B by recursive quadrants, in doubles as the paper states (Lea's
  * code used float). Each level runs the four quadrant products C_ij += A_i0 B_0j in parallel, then
  * the four C_ij += A_i1 B_1j; leaves of {@link #LEAF}² are plain loops. Every element of C
  * accumulates in the same order at any thread count, so results equal the sequential recursion
- * bit for bit (checked), and a few elements are checked against a naive dot product.
+ * bit for bit (checked), and a few elements are checked against a naive dot product. The JDK
+ * built-in form is the loop a user would write: a parallel IntStream over the rows of C, each row
+ * accumulated over k in ascending order, so it too equals the recursion bit for bit.
  */
 public final class MatrixMultiply implements Program {
   static final int LEAF = 64;
@@ -159,6 +162,25 @@ public final class MatrixMultiply implements Program {
       public Object jdk(ForkJoinPool pool) {
         pool.invoke(new JdkMul(work, 0, 0, 0, 0, 0, 0, n));
         return work.c;
+      }
+
+      @Override
+      public String jdkBuiltinForm() {
+        return "IntStream.range(0, n).parallel() over rows";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        double[] a = work.a, b = work.b, c = work.c;
+        IntStream.range(0, n).parallel().forEach(i -> { // row i of C, k ascending as in every version
+          int ci = i * n;
+          for (int k = 0; k < n; k++) {
+            double x = a[ci + k];
+            int bk = k * n;
+            for (int j = 0; j < n; j++) c[ci + j] += x * b[bk + j];
+          }
+        });
+        return c;
       }
 
       @Override

@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveTask;
+import java.util.stream.IntStream;
 
 /**
  * Lea's Micro (seed 002 §4): the "microscope" board game (Ataxx-like) on 7×7. A move copies a
@@ -19,7 +20,8 @@ import java.util.concurrent.RecursiveTask;
  * (no alpha-beta, so the value is independent of evaluation order; ties go to the first move in
  * generation order), evaluated by piece difference. Deterministic self-play from the standard
  * corner start: the sequence of moves and the final board are identical at every thread count.
- * The top {@link #PAR_LEVELS} levels of each search evaluate their moves in parallel.
+ * The top {@link #PAR_LEVELS} levels of each search evaluate their moves in parallel; the JDK
+ * built-in form evaluates each turn's candidate moves with a parallel IntStream (one level).
  */
 public final class Micro implements Program {
   static final int N = 7, CELLS = N * N, DEPTH = 4, PAR_LEVELS = 2;
@@ -171,6 +173,14 @@ public final class Micro implements Program {
 
   /** Self-play for {@code plies}: returns the game record (moves, then the final board). */
   static String play(int plies, Search s) {
+    return play(plies, s, false);
+  }
+
+  /**
+   * Self-play; with {@code parallelRoot} each turn's candidate moves are evaluated by a parallel
+   * IntStream, as a user of the JDK's streams would write it (the JDK built-in form).
+   */
+  static String play(int plies, Search s, boolean parallelRoot) {
     byte[] b = start();
     int player = 1;
     StringBuilder rec = new StringBuilder();
@@ -183,8 +193,15 @@ public final class Micro implements Program {
         player = 3 - player;
         continue;
       }
-      int[] vals = new int[n];
-      for (int i = 0; i < n; i++) vals[i] = -s.value(apply(b, ms[i], player), 3 - player);
+      byte[] board = b;
+      int mover = player;
+      int[] vals;
+      if (parallelRoot) {
+        vals = IntStream.range(0, n).parallel().map(i -> -s.value(apply(board, ms[i], mover), 3 - mover)).toArray();
+      } else {
+        vals = new int[n];
+        for (int i = 0; i < n; i++) vals[i] = -s.value(apply(b, ms[i], player), 3 - player);
+      }
       int best = pick(vals, n);
       rec.append(ms[best] / 64).append('>').append(ms[best] % 64).append('=').append(vals[best]).append(' ');
       b = apply(b, ms[best], player);
@@ -195,7 +212,7 @@ public final class Micro implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int plies = Program.intParam(o, "plies", size == Size.PAPER ? 24 : 6);
+    int plies = Program.intParam(o, "plies", size == Size.PAPER ? 24 : 3);
     if (plies < 1) throw new IllegalArgumentException("plies must be positive");
     String expect = play(plies, (c, pl) -> seqValue(c, pl, DEPTH - 1));
     return new Workload() {
@@ -222,6 +239,16 @@ public final class Micro implements Program {
             return play(plies, (c, pl) -> new JdkValue(c, pl, DEPTH - 1, 1).invoke());
           }
         });
+      }
+
+      @Override
+      public String jdkBuiltinForm() {
+        return "IntStream.range(0, moves).parallel() over each turn's moves";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        return play(plies, (c, pl) -> seqValue(c, pl, DEPTH - 1), true);
       }
 
       @Override

@@ -13,7 +13,7 @@ import java.util.concurrent.ForkJoinTask;
 
 /**
  * Seed 000 §3 (the one home of its quicksort programs 1-3, for the bench and the fork-join-tuning
- * experiment): quicksort of 2M elements with the seed's pivot rule (the larger of the first two
+ * experiment): quicksort of 2M elements (1M at the quick size) with the seed's pivot rule (the larger of the first two
  * distinct elements) and partition loop, forking down to single elements (no grain size). The
  * seed sorts a List of boxed values; here an int[] range, which is what users sort today.
  *
@@ -191,7 +191,7 @@ public final class QuickSort implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    int n = Program.intParam(o, "n", 2_000_000);
+    int n = Program.intParam(o, "n", size == Size.PAPER ? 2_000_000 : 1_000_000);
     if (n < 1) throw new IllegalArgumentException("n must be positive");
     int[] input = new SplittableRandom(20121203).ints(n).toArray();
     long checksum = checksum(input);
@@ -222,6 +222,17 @@ public final class QuickSort implements Program {
       @Override
       public Object jdk(ForkJoinPool pool) {
         jdkSort(pool, work, null);
+        return work;
+      }
+
+      @Override
+      public String jdkBuiltinForm() {
+        return "Arrays.parallelSort";
+      }
+
+      @Override
+      public Object jdkBuiltin() {
+        java.util.Arrays.parallelSort(work);
         return work;
       }
 

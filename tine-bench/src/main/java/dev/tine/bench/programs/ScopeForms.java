@@ -71,7 +71,7 @@ public final class ScopeForms {
 
     @Override
     public Workload workload(Size size, Map<String, String> o) {
-      int n = Program.intParam(o, "n", 2_000_000);
+      int n = Program.intParam(o, "n", size == Size.PAPER ? 2_000_000 : 1_000_000); // as quicksort
       if (n < 1) throw new IllegalArgumentException("n must be positive");
       int[] input = new SplittableRandom(20121203).ints(n).toArray(); // quicksort's input
       long checksum = QuickSort.checksum(input);

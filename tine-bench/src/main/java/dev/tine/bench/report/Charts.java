@@ -1,12 +1,43 @@
 package dev.tine.bench.report;
 
+import dev.tine.bench.report.Ticks.Unit;
+import dev.tine.bench.stats.Ratio;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Inline SVG charts for the HTML report: lines over thread counts, grouped bars. */
+/**
+ * Inline SVG charts for the HTML report: lines over thread counts (with interval whiskers and a
+ * ceiling curve), grouped bars, and the verdict's forest plot. Axes carry round ticks in human
+ * units; legends sit below the plot, never over data or labels.
+ */
 final class Charts {
   private Charts() {}
+
+  static final Map<String, String> COLORS = Map.of("tine", "#1f6feb", "jdk", "#d1242f", "jdk-builtin", "#2da44e",
+      "tine-eager", "#8250df", "tine-nostats", "#0a7e8c", "seq", "#444444");
+  static final String[] SPARE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
+      "#7f7f7f", "#bcbd22", "#17becf"};
+
+  static String color(String name, int i) {
+    String c = COLORS.get(name);
+    return c != null ? c : SPARE[i % SPARE.length];
+  }
+
+  /** One line or bar series: values per x, optional interval per x (NaN where unknown). */
+  record Series(String name, double[] y, double[] lo, double[] hi, String color, String dash) {
+    Series(String name, double[] y) {
+      this(name, y, null, null, null, null);
+    }
+
+    Series(String name, double[] y, double[] lo, double[] hi) {
+      this(name, y, lo, hi, null, null);
+    }
+
+    String colorOr(int i) {
+      return color != null ? color : Charts.color(name, i);
+    }
+  }
 
   static String esc(String s) {
     return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
@@ -16,93 +47,297 @@ final class Charts {
     return o instanceof Number n ? n.doubleValue() : Double.NaN;
   }
 
-  /** A line chart: one polyline per series over the x values, with an optional horizontal line. */
-  static String lineChart(String id, String title, String yLabel, List<Integer> xs, Map<String, double[]> series,
-      double hline, String hlabel) {
-    int w = 360, h = 220, l = 48, r = 12, t = 28, b = 36;
-    double ymax = 0;
-    for (double[] ys : series.values()) for (double y : ys) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
-    if (Double.isFinite(hline)) ymax = Math.max(ymax, hline);
-    ymax = ymax <= 0 ? 1 : ymax * 1.15;
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">",
-        id, w, h, w, h));
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>", l, esc(title)));
-    sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", l, h - b, w - r, h - b));
-    sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", l, t, l, h - b));
-    sb.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>", t - 6, esc(yLabel)));
-    for (int k = 0; k <= 4; k++) {
-      double v = ymax * k / 4;
-      double y = h - b - (h - b - t) * k / 4.0;
-      sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%.3g</text>", l - 4, y + 4, v));
-    }
-    int nx = xs.size();
-    double[] px = new double[nx];
-    for (int i = 0; i < nx; i++) {
-      px[i] = nx == 1 ? (l + w - r) / 2.0 : l + 10 + (w - r - l - 20) * i / (double) (nx - 1);
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>", px[i], h - b + 16, xs.get(i)));
-    }
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">threads</text>", (l + w) / 2, h - 4));
-    if (Double.isFinite(hline)) {
-      double y = h - b - (h - b - t) * hline / ymax;
-      sb.append(String.format(Locale.ROOT, "<line class=\"ceiling\" x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#999\" stroke-dasharray=\"4 3\"/>", l, y, w - r, y));
-      sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>", w - r, y - 4, esc(hlabel)));
-    }
-    String[] colors = {"#1f6feb", "#d1242f", "#2da44e", "#8250df"};
-    int ci = 0, ly = t + 4;
-    for (Map.Entry<String, double[]> e : series.entrySet()) {
-      String c = colors[ci++ % colors.length];
-      StringBuilder pts = new StringBuilder();
-      double[] ys = e.getValue();
-      for (int i = 0; i < nx; i++) {
-        if (!Double.isFinite(ys[i])) continue;
-        double y = h - b - (h - b - t) * ys[i] / ymax;
-        pts.append(String.format(Locale.ROOT, "%.1f,%.1f ", px[i], y));
-        sb.append(String.format(Locale.ROOT, "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>%s %d threads: %.3g</title></circle>",
-            px[i], y, c, esc(e.getKey()), xs.get(i), ys[i]));
+  static String f(String fmt, Object... args) {
+    return String.format(Locale.ROOT, fmt, args);
+  }
+
+  private static final int W0 = 400, PLOT_H = 190, L = 58, R = 14, T = 30, B = 44, LEGEND_ROW = 16;
+
+  private static int legendRows(List<String> names, int W) {
+    int x = L, rows = 1;
+    for (String n : names) {
+      int w = 18 + 7 * n.length() + 14;
+      if (x + w > W - R && x > L) {
+        rows++;
+        x = L;
       }
-      sb.append(String.format(Locale.ROOT, "<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"/>", pts.toString().trim(), c));
-      sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\" class=\"axis\">%s</text>",
-          w - r - 90, ly, c, w - r - 76, ly + 9, esc(e.getKey())));
-      ly += 14;
+      x += w;
     }
+    return rows;
+  }
+
+  /** The legend below the plot: a swatch and a name per entry, wrapping. */
+  private static void legend(StringBuilder sb, List<String> names, List<String> colors, List<String> dashes, boolean lines,
+      int top, int W) {
+    int x = L, y = top;
+    for (int i = 0; i < names.size(); i++) {
+      String n = names.get(i);
+      int w = 18 + 7 * n.length() + 14;
+      if (x + w > W - R && x > L) {
+        y += LEGEND_ROW;
+        x = L;
+      }
+      if (lines || dashes.get(i) != null) {
+        sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", x, y - 4,
+            x + 14, y - 4, colors.get(i), dashes.get(i) == null ? "" : " stroke-dasharray=\"" + dashes.get(i) + "\""));
+      } else {
+        sb.append(f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\"/>", x, y - 9, colors.get(i)));
+      }
+      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\">%s</text>", x + 18, y, esc(n)));
+      x += w;
+    }
+  }
+
+  private static String open(String id, String title, int height, int W) {
+    return f("<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">"
+        + "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>", id, W, height, W, height, L, esc(title));
+  }
+
+  /** Y axis with round ticks in {@code unit}; returns the top of the scale. */
+  private static double yAxis(StringBuilder sb, double ymax, Unit unit, int W) {
+    List<Double> ticks = Ticks.linear(ymax, 4);
+    double top = ticks.get(ticks.size() - 1);
+    int y0 = T + PLOT_H;
+    for (double v : ticks) {
+      double y = y0 - PLOT_H * v / top;
+      sb.append(f("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>", L, y, W - R, y));
+      sb.append(f("<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>", L - 5, y + 4,
+          esc(Ticks.format(v, unit))));
+    }
+    sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", L, T, L, y0));
+    sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", L, y0, W - R, y0));
+    return top;
+  }
+
+  private static double[] xPositions(int nx, int W) {
+    double[] px = new double[nx];
+    for (int i = 0; i < nx; i++) px[i] = nx == 1 ? (L + W - R) / 2.0 : L + 24 + (W - R - L - 48) * i / (double) (nx - 1);
+    return px;
+  }
+
+  private static void xLabels(StringBuilder sb, List<Integer> xs, double[] px, String label, int W) {
+    int y0 = T + PLOT_H;
+    for (int i = 0; i < xs.size(); i++) {
+      sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>", px[i], y0 + 15, xs.get(i)));
+    }
+    sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", (L + W - R) / 2, y0 + 31, esc(label)));
+  }
+
+  static double max(List<Series> series, double floor) {
+    double m = floor;
+    for (Series s : series) {
+      for (int i = 0; i < s.y.length; i++) {
+        if (Double.isFinite(s.y[i])) m = Math.max(m, s.y[i]);
+        if (s.hi != null && Double.isFinite(s.hi[i])) m = Math.max(m, s.hi[i]);
+      }
+    }
+    return m;
+  }
+
+  /**
+   * A line chart over thread counts: one polyline per series with interval whiskers, and, if
+   * given, a dashed ceiling curve (the box's measured n-thread ceiling, 1 at one thread).
+   */
+  static String lineChart(String id, String title, List<Integer> xs, List<Series> series, double[] ceiling,
+      String ceilingLabel, Unit unit) {
+    int W = W0;
+    List<String> names = new java.util.ArrayList<>(), colors = new java.util.ArrayList<>(), dashes = new java.util.ArrayList<>();
+    for (int i = 0; i < series.size(); i++) {
+      names.add(series.get(i).name);
+      colors.add(series.get(i).colorOr(i));
+      dashes.add(series.get(i).dash);
+    }
+    if (ceiling != null) {
+      names.add(ceilingLabel);
+      colors.add("#888");
+      dashes.add("5 4");
+    }
+    int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;
+    StringBuilder sb = new StringBuilder(open(id, title, height, W));
+    // the scale fits the points and the ceiling; a whisker longer than that is cut at the top (marked)
+    double ymax = 0;
+    for (Series s : series) for (double y : s.y) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
+    if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
+    double whiskers = max(series, 0);
+    double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit, W);
+    double[] px = xPositions(xs.size(), W);
+    xLabels(sb, xs, px, "threads", W);
+    int y0 = T + PLOT_H;
+    if (ceiling != null) {
+      StringBuilder pts = new StringBuilder();
+      for (int i = 0; i < xs.size(); i++) {
+        if (Double.isFinite(ceiling[i])) pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * ceiling[i] / top));
+      }
+      sb.append(f("<polyline class=\"ceiling\" points=\"%s\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\""
+          + " stroke-dasharray=\"5 4\"/>", pts.toString().trim()));
+    }
+    boolean whiskersShown = series.size() <= 4; // more would hide the lines
+    for (int si = 0; si < series.size(); si++) {
+      Series s = series.get(si);
+      String c = s.colorOr(si);
+      StringBuilder pts = new StringBuilder();
+      double dx = whiskersShown ? (si - (series.size() - 1) / 2.0) * 4 : 0; // whiskers side by side
+      for (int i = 0; i < xs.size(); i++) {
+        if (!Double.isFinite(s.y[i])) continue;
+        double y = y0 - PLOT_H * Math.min(s.y[i], top) / top;
+        pts.append(f("%.1f,%.1f ", px[i] + dx, y));
+        if (whiskersShown && s.lo != null && Double.isFinite(s.lo[i]) && Double.isFinite(s.hi[i])) {
+          double yHi = y0 - PLOT_H * Math.min(s.hi[i], top) / top;
+          sb.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+              px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
+          if (s.hi[i] > top) { // cut: a small arrowhead says the interval goes on
+            sb.append(f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>", px[i] + dx - 3, yHi + 5,
+                px[i] + dx, yHi, px[i] + dx + 3, yHi + 5, c));
+          }
+        }
+        sb.append(f("<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
+            px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
+      }
+      sb.append(f("<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>",
+          pts.toString().trim(), c, s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\""));
+    }
+    legend(sb, names, colors, dashes, true, y0 + B + 10, W);
     return sb.append("</svg>").toString();
   }
 
   /** Grouped bars: per thread count, one bar per series. */
-  static String barChart(String id, String title, String yLabel, List<Integer> xs, Map<String, double[]> series) {
-    int w = 360, h = 220, l = 48, r = 12, t = 28, b = 36;
-    double ymax = 0;
-    for (double[] ys : series.values()) for (double y : ys) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
-    ymax = ymax <= 0 ? 1 : ymax * 1.15;
-    StringBuilder sb = new StringBuilder();
-    sb.append(String.format(Locale.ROOT, "<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">",
-        id, w, h, w, h));
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>", l, esc(title)));
-    sb.append(String.format(Locale.ROOT, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", l, h - b, w - r, h - b));
-    sb.append(String.format(Locale.ROOT, "<text x=\"4\" y=\"%d\" class=\"axis\">%s</text>", t - 6, esc(yLabel)));
-    String[] colors = {"#1f6feb", "#d1242f", "#2da44e", "#8250df"};
-    int groups = xs.size(), ns = series.size();
-    double gw = (w - l - r) / (double) Math.max(1, groups), bw = gw * 0.8 / Math.max(1, ns);
-    int si = 0;
-    for (Map.Entry<String, double[]> e : series.entrySet()) {
-      String c = colors[si % colors.length];
+  static String barChart(String id, String title, List<Integer> xs, List<Series> series, Unit unit) {
+    return barChart(id, title, xs.stream().map(String::valueOf).toList(), "threads", series, unit);
+  }
+
+  /** Grouped bars: per group (labelled below the axis), one bar per series. */
+  static String barChart(String id, String title, List<String> groupLabels, String axisLabel, List<Series> series,
+      Unit unit) {
+    int W = Math.max(W0, L + R + groupLabels.size() * Math.max(40, 8 * groupLabels.stream().mapToInt(String::length).max()
+        .orElse(4)));
+    List<String> names = series.stream().map(Series::name).toList();
+    List<String> colors = new java.util.ArrayList<>();
+    for (int i = 0; i < series.size(); i++) colors.add(series.get(i).colorOr(i));
+    int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;
+    StringBuilder sb = new StringBuilder(open(id, title, height, W));
+    double top = yAxis(sb, max(series, 0) * 1.05, unit, W);
+    int y0 = T + PLOT_H, groups = groupLabels.size(), ns = Math.max(1, series.size());
+    if (max(series, 0) == 0) {
+      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"middle\">zero in every run</text>",
+          (L + W - R) / 2, T + PLOT_H / 2));
+    }
+    double gw = (W - L - R) / (double) Math.max(1, groups), bw = gw * 0.8 / ns;
+    for (int si = 0; si < series.size(); si++) {
+      Series s = series.get(si);
       for (int g = 0; g < groups; g++) {
-        double v = e.getValue()[g];
+        double v = s.y[g];
         if (!Double.isFinite(v)) continue;
-        double bh = (h - b - t) * v / ymax;
-        double x = l + g * gw + gw * 0.1 + si * bw;
-        sb.append(String.format(Locale.ROOT, "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s %d threads: %.3g</title></rect>",
-            x, h - b - bh, bw, bh, c, esc(e.getKey()), xs.get(g), v));
+        double bh = PLOT_H * v / top, x = L + g * gw + gw * 0.1 + si * bw;
+        sb.append(f("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
+            x, y0 - bh, bw, bh, colors.get(si), esc(s.name), esc(groupLabels.get(g)), esc(Ticks.format(v, unit))));
       }
-      sb.append(String.format(Locale.ROOT, "<rect x=\"%d\" y=\"%d\" width=\"10\" height=\"10\" fill=\"%s\"/><text x=\"%d\" y=\"%d\" class=\"axis\">%s</text>",
-          w - r - 90, t + 4 + 14 * si, c, w - r - 76, t + 13 + 14 * si, esc(e.getKey())));
-      si++;
     }
     for (int g = 0; g < groups; g++) {
-      sb.append(String.format(Locale.ROOT, "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>", l + g * gw + gw / 2, h - b + 16, xs.get(g)));
+      sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", L + g * gw + gw / 2, y0 + 15,
+          esc(groupLabels.get(g))));
     }
-    sb.append(String.format(Locale.ROOT, "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">threads</text>", (l + w) / 2, h - 4));
+    sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", (L + W - R) / 2, y0 + 31,
+        esc(axisLabel)));
+    legend(sb, names, colors, java.util.Collections.nCopies(names.size(), (String) null), false, y0 + B + 10, W);
+    return sb.append("</svg>").toString();
+  }
+
+  /**
+   * "0.75× [0.65, 0.87]"; an end that would print as 1.00 gets three decimals, so that the
+   * colour (the interval excludes 1) and the text never seem to disagree.
+   */
+  static String interval(Ratio x) {
+    if (!Double.isFinite(x.low())) return f("%.2f×", x.value());
+    return f("%.2f× [%s, %s]", x.value(), end(x.low()), end(x.high()));
+  }
+
+  private static String end(double v) {
+    return Math.abs(v - 1) < 0.005 ? f("%.3f", v) : f("%.2f", v);
+  }
+
+  /** One row of the verdict: a program (or the geometric mean) and its ratio per panel. */
+  record ForestRow(String label, Ratio[] ratios, boolean summary) {}
+
+  /**
+   * The verdict as a forest plot: one panel per thread count, a row per program, the ratio as a
+   * dot with its 95% whisker on a log axis, a line at 1.0; green where the interval lies below 1
+   * (the first engine faster), red above, grey where it contains 1. The value is written beside.
+   */
+  static String forest(String id, String title, List<String> panels, List<ForestRow> rows, String left, String right) {
+    double lo = 0.8, hi = 1.25;
+    for (ForestRow r : rows) {
+      for (Ratio x : r.ratios()) {
+        if (x == null || !x.known()) continue;
+        lo = Math.min(lo, Double.isFinite(x.low()) ? x.low() : x.value());
+        hi = Math.max(hi, Double.isFinite(x.high()) ? x.high() : x.value());
+      }
+    }
+    lo = Math.max(lo / 1.15, 1.0 / 64);
+    hi = Math.min(hi * 1.15, 64);
+    int nameW = 120, textW = 128, rowH = 22, top = 58, k = Math.max(1, panels.size());
+    int panelW = Math.max(200, Math.min(420, (900 - nameW) / k - textW)); // 2 panels: 900 px, the side text fits beside
+    int w = nameW + k * (panelW + textW), h = top + rows.size() * rowH + 40;
+    StringBuilder sb = new StringBuilder(f("<svg class=\"chart verdict\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+        + " xmlns=\"http://www.w3.org/2000/svg\"><text x=\"0\" y=\"16\" class=\"title\">%s</text>", id, w, h, w, h, esc(title)));
+    List<Double> ticks = Ticks.logRatio(lo, hi);
+    double llo = Math.log(lo), lhi = Math.log(hi);
+    for (int p = 0; p < k; p++) {
+      int x0 = nameW + p * (panelW + textW);
+      java.util.function.DoubleUnaryOperator px = v -> x0 + 8 + (panelW - 16) * (Math.log(v) - llo) / (lhi - llo);
+      sb.append(f("<text x=\"%.1f\" y=\"36\" class=\"panel\" text-anchor=\"middle\">%s</text>", x0 + panelW / 2.0,
+          esc(panels.get(p))));
+      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\">← %s</text>", x0 + 8, top - 6, esc(left)));
+      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"end\">%s →</text>", x0 + panelW - 8, top - 6,
+          esc(right)));
+      int yb = top + rows.size() * rowH;
+      for (double t : ticks) { // grid lines; labels below, 1× first so that it is always labelled
+        double x = px.applyAsDouble(t);
+        sb.append(f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"%s/>", x, top, x, yb,
+            t == 1 ? "#333" : "#e5e5e5", t == 1 ? " class=\"one\" stroke-width=\"1.5\"" : ""));
+      }
+      java.util.List<Double> byPriority = new java.util.ArrayList<>(ticks);
+      byPriority.sort(java.util.Comparator.comparingDouble(t -> Math.abs(Math.log(t))));
+      java.util.List<Double> labelled = new java.util.ArrayList<>();
+      for (double t : byPriority) {
+        double x = px.applyAsDouble(t);
+        if (labelled.stream().allMatch(o -> Math.abs(px.applyAsDouble(o) - x) >= 44)) labelled.add(t);
+      }
+      for (double t : labelled) {
+        sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", px.applyAsDouble(t),
+            yb + 15, esc(Ticks.format(t, Unit.TIMES))));
+      }
+      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\">value [95%% CI]</text>", x0 + panelW + 4, top - 6));
+      for (int i = 0; i < rows.size(); i++) {
+        ForestRow r = rows.get(i);
+        int y = top + i * rowH + rowH / 2;
+        if (r.summary()) {
+          sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", x0, y - rowH / 2, x0 + panelW + textW - 8,
+              y - rowH / 2));
+        }
+        Ratio x = p < r.ratios().length ? r.ratios()[p] : null;
+        if (x == null || !x.known()) continue;
+        String c = !x.clear() ? "#777" : x.high() < 1 ? "#1a7f37" : "#cf222e";
+        if (Double.isFinite(x.low())) {
+          sb.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>",
+              px.applyAsDouble(Math.max(lo, x.low())), y, px.applyAsDouble(Math.min(hi, x.high())), y, c));
+        }
+        double cx = px.applyAsDouble(Math.max(lo, Math.min(hi, x.value())));
+        if (r.summary()) {
+          sb.append(f("<polygon class=\"point\" points=\"%.1f,%d %.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"/>", cx - 6, y, cx, y - 6,
+              cx + 6, y, cx, y + 6, c));
+        } else {
+          sb.append(f("<circle class=\"point\" cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"/>", cx, y, c));
+        }
+        String text = interval(x);
+        sb.append(f("<text x=\"%d\" y=\"%d\" class=\"value%s\" fill=\"%s\">%s</text>", x0 + panelW + 4, y + 4,
+            r.summary() ? " strong" : "", c, esc(text)));
+      }
+    }
+    for (int i = 0; i < rows.size(); i++) {
+      ForestRow r = rows.get(i);
+      sb.append(f("<text x=\"0\" y=\"%d\" class=\"name%s\">%s</text>", top + i * rowH + rowH / 2 + 4,
+          r.summary() ? " strong" : "", esc(r.label())));
+    }
     return sb.append("</svg>").toString();
   }
 }

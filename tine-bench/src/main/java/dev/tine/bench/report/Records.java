@@ -4,14 +4,17 @@ import dev.tine.bench.run.BenchResult;
 import dev.tine.bench.run.Cell;
 import dev.tine.bench.run.Engine;
 import dev.tine.bench.run.TineCounters;
+import dev.tine.bench.stats.Ratio;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * The bench's JSON: one flat record per (program, engine, threads, size), as the README's schema
- * documents. Ratios are paired per round, as in the tables.
+ * documents. Ratios are paired per round, as in the tables, each with its 95% interval; the
+ * per-round times are kept so that a later run can be compared with this one ({@code --compare}).
  */
 public final class Records {
   private Records() {}
@@ -19,8 +22,8 @@ public final class Records {
   public static List<Map<String, Object>> of(BenchResult r) {
     List<Map<String, Object>> out = new ArrayList<>();
     double ceil = r.ceilingMedian();
+    Map<String, Object> machine = r.machine() == null ? null : r.machine().toMap();
     for (Cell c : r.cells()) {
-      Cell seqCell = r.seqTwin(c), jdkCell = r.jdkTwin(c);
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("program", c.program.name());
       m.put("parameters", c.workload.parameters());
@@ -32,11 +35,16 @@ public final class Records {
       m.put("min_ms", c.minMillis());
       m.put("max_ms", c.maxMillis());
       m.put("verified", c.verified());
-      double xSeq = seqCell == null ? Double.NaN : c.pairedRatio(seqCell);
-      m.put("x_seq", finite(xSeq));
-      m.put("speedup", finite(1 / xSeq));
+      Ratio xSeq = r.xSeq(c);
+      ratio(m, "x_seq", xSeq);
+      ratio(m, "speedup", xSeq.known() ? xSeq.inverse() : Ratio.NONE);
       m.put("ceiling", finite(ceil));
-      m.put("vs_jdk", c.engine.isTine() && jdkCell != null ? finite(c.pairedRatio(jdkCell)) : null);
+      if (c.engine != Engine.SEQ) m.put("thread_ceiling", finite(r.ceilingMedian(c.threads)));
+      ratio(m, "vs_jdk", r.vsJdk(c));
+      Ratio vsBuiltin = r.vsBuiltin(c);
+      if (vsBuiltin.known()) ratio(m, "vs_builtin", vsBuiltin);
+      if (c.engine == Engine.JDK_BUILTIN) m.put("builtin_form", c.workload.jdkBuiltinForm());
+      m.put("times_ms", Arrays.stream(c.timesMs()).mapToObj(Records::finite).toList());
       int runs = Math.max(1, c.runs());
       if (c.engine.countsTasks()) {
         TineCounters k = c.counters().perRun(runs);
@@ -48,7 +56,7 @@ public final class Records {
         m.put("joins_blocked", k.joinsBlocked());
         m.put("tasks_executed", k.tasksExecuted());
         m.put("parks", k.parks());
-      } else if (c.engine == Engine.JDK) {
+      } else if (c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN) {
         m.put("steals", c.jdkSteals() / runs);
       }
       long tasks = c.workload.tasksPerRun();
@@ -60,9 +68,20 @@ public final class Records {
       m.put("full_gc_count", (double) c.gc().fullCount() / runs);
       m.put("full_gc_ms", (double) c.gc().fullMillis() / runs);
       if (!c.verified()) m.put("failure", c.failure());
+      if (r.machine() != null) m.put("machine", machine);
       out.add(m);
     }
     return out;
+  }
+
+  /**
+   * {@code name}, {@code name_ci_low}, {@code name_ci_high}: the ratio and its 95% interval (null
+   * when not known; the seq cell's own x_seq is 1.0 with the interval [1.0, 1.0]).
+   */
+  static void ratio(Map<String, Object> m, String name, Ratio x) {
+    m.put(name, finite(x.value()));
+    m.put(name + "_ci_low", finite(x.low()));
+    m.put(name + "_ci_high", finite(x.high()));
   }
 
   static Double finite(double d) {

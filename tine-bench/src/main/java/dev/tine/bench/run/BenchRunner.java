@@ -10,6 +10,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ForkJoinPool;
 
 /**
@@ -31,7 +32,7 @@ public final class BenchRunner {
 
   private final Options o;
   private final List<Cell> cells = new ArrayList<>();
-  private final List<Double> ceilings = new ArrayList<>();
+  private final Map<Integer, List<Double>> ceilings = new TreeMap<>();
   private final Map<Engine, Map<Integer, WorkStealingPool>> tinePools = new EnumMap<>(Engine.class);
   private final Map<Integer, ForkJoinPool> jdkPools = new TreeMap<>();
 
@@ -43,12 +44,12 @@ public final class BenchRunner {
     for (Program p : o.programs) {
       Workload w = p.workload(o.size, o.overrides.getOrDefault(p.name(), Map.of()));
       if (o.engines.contains(Engine.SEQ)) {
-        cells.add(new Cell(p, w, Engine.SEQ, 1));
+        cells.add(new Cell(p, w, Engine.SEQ, 1, o.repeat));
       }
       for (int t : o.threads) {
         for (Engine e : o.engines) {
-          if (e != Engine.SEQ) {
-            cells.add(new Cell(p, w, e, t));
+          if (e != Engine.SEQ && (e != Engine.JDK_BUILTIN || w.jdkBuiltinForm() != null)) {
+            cells.add(new Cell(p, w, e, t, o.repeat));
           }
         }
       }
@@ -57,7 +58,7 @@ public final class BenchRunner {
       for (Engine e : o.engines) {
         if (e.isTine()) tinePools.computeIfAbsent(e, k -> new TreeMap<>()).put(t, tinePool(e, t));
       }
-      if (o.engines.contains(Engine.JDK)) {
+      if (o.engines.contains(Engine.JDK) || o.engines.contains(Engine.JDK_BUILTIN)) {
         jdkPools.put(t, new ForkJoinPool(t));
       }
     }
@@ -69,10 +70,12 @@ public final class BenchRunner {
         for (int k = 0; k < cells.size(); k++) {
           Cell c = cells.get((k + round) % cells.size());
           progress.step(c, timed ? "round " + (round - o.warmup + 1) + "/" + o.repeat : "warm-up");
-          runOnce(c, timed);
+          runOnce(c, timed ? round - o.warmup : -1);
         }
         if (timed) {
-          ceilings.add(ceiling.measureOnce());
+          for (int t : ceilingThreads()) {
+            ceilings.computeIfAbsent(t, k -> new ArrayList<>()).add(ceiling.measureOnce(t));
+          }
         }
       }
     } finally {
@@ -80,7 +83,16 @@ public final class BenchRunner {
       tinePools.values().forEach(m -> m.values().forEach(WorkStealingPool::close));
       jdkPools.values().forEach(ForkJoinPool::shutdownNow);
     }
-    return new BenchResult(List.copyOf(cells), List.copyOf(ceilings), o.size);
+    Map<Integer, List<Double>> cs = new TreeMap<>();
+    ceilings.forEach((t, l) -> cs.put(t, List.copyOf(l)));
+    return new BenchResult(List.copyOf(cells), cs, o.size, Machine.current());
+  }
+
+  /** 2 always (the two-thread ceiling every run reports), and every larger thread count run. */
+  private List<Integer> ceilingThreads() {
+    java.util.TreeSet<Integer> ts = new java.util.TreeSet<>(List.of(2));
+    for (int t : o.threads) if (t > 2) ts.add(t);
+    return List.copyOf(ts);
   }
 
   private WorkStealingPool tinePool(Engine e, int t) {
@@ -93,10 +105,11 @@ public final class BenchRunner {
     };
   }
 
-  private void runOnce(Cell c, boolean timed) {
+  /** One run of a cell; {@code round} is the timed round, or -1 in warm-up. */
+  private void runOnce(Cell c, int round) {
     c.workload.prepare();
     WorkStealingPool tp = c.engine.isTine() ? tinePools.get(c.engine).get(c.threads) : null;
-    ForkJoinPool jp = c.engine == Engine.JDK ? jdkPools.get(c.threads) : null;
+    ForkJoinPool jp = c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN ? jdkPools.get(c.threads) : null;
     if (tp != null) tp.resetStats();
     long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
     GcSnapshot g0 = GcSnapshot.now();
@@ -107,8 +120,12 @@ public final class BenchRunner {
         case SEQ -> c.workload.sequential();
         case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
         case JDK -> c.workload.jdk(jp);
+        case JDK_BUILTIN -> jp.submit(c.workload::jdkBuiltin).get();
       };
-    } catch (RuntimeException | Error e) {
+    } catch (ExecutionException e) {
+      c.fail(e.getCause().toString());
+      return;
+    } catch (RuntimeException | Error | InterruptedException e) {
       c.fail(e.toString());
       return;
     }
@@ -117,9 +134,9 @@ public final class BenchRunner {
     if (!c.workload.verify(result)) {
       c.fail("wrong result: " + abbreviate(result));
     }
-    if (!timed) return;
+    if (round < 0) return;
     TineCounters counters = tp != null && c.engine.countsTasks() ? TineCounters.of(tp.stats()) : TineCounters.ZERO;
-    c.addRun(dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
+    c.addRun(round, dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
   }
 
   private static String abbreviate(Object r) {

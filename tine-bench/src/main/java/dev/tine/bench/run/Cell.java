@@ -2,29 +2,33 @@ package dev.tine.bench.run;
 
 import dev.tine.bench.Program;
 import dev.tine.bench.Workload;
-import java.util.ArrayList;
+import dev.tine.bench.stats.Bootstrap;
+import dev.tine.bench.stats.Ratio;
 import java.util.Arrays;
-import java.util.Collections;
-import java.util.List;
 
-/** One (program, engine, threads) combination and what its timed runs measured. */
+/**
+ * One (program, engine, threads) combination and what its timed runs measured. Times are kept by
+ * round (NaN for a round whose run failed), so two cells' times in the same round pair up.
+ */
 public final class Cell {
   public final Program program;
   public final Workload workload;
   public final Engine engine;
   public final int threads;
-  private final List<Long> nanos = new ArrayList<>();
+  private final double[] roundMs;
   private boolean verified = true;
   private String failure;
   private GcSnapshot gc = new GcSnapshot(0, 0, 0, 0);
   private TineCounters counters = TineCounters.ZERO;
   private long jdkSteals;
 
-  public Cell(Program program, Workload workload, Engine engine, int threads) {
+  public Cell(Program program, Workload workload, Engine engine, int threads, int rounds) {
     this.program = program;
     this.workload = workload;
     this.engine = engine;
     this.threads = threads;
+    this.roundMs = new double[rounds];
+    Arrays.fill(roundMs, Double.NaN);
   }
 
   void fail(String why) {
@@ -32,20 +36,25 @@ public final class Cell {
     failure = why;
   }
 
-  void addRun(long dt, GcSnapshot g, TineCounters c, long steals) {
-    nanos.add(dt);
+  void addRun(int round, long nanos, GcSnapshot g, TineCounters c, long steals) {
+    roundMs[round] = nanos / 1e6;
     gc = gc.plus(g);
     counters = counters.plus(c);
     jdkSteals += steals;
   }
 
+  /** Timed runs that finished. */
   public int runs() {
-    return nanos.size();
+    return known().length;
   }
 
-  /** The timed runs' times in nanoseconds, in round order. */
-  public List<Long> nanos() {
-    return Collections.unmodifiableList(nanos);
+  /** The timed runs' times in milliseconds by round; NaN for a round whose run failed. */
+  public double[] timesMs() {
+    return roundMs.clone();
+  }
+
+  private double[] known() {
+    return Arrays.stream(roundMs).filter(Double::isFinite).sorted().toArray();
   }
 
   public String failure() {
@@ -67,40 +76,32 @@ public final class Cell {
     return jdkSteals;
   }
 
-  private long[] sorted() {
-    long[] a = nanos.stream().mapToLong(Long::longValue).toArray();
-    Arrays.sort(a);
-    return a;
-  }
-
   public double medianMillis() {
-    long[] a = sorted();
+    double[] a = known();
     if (a.length == 0) return Double.NaN;
-    return (a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2.0) / 1e6;
+    return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2.0;
   }
 
   public double minMillis() {
-    long[] a = sorted();
-    return a.length == 0 ? Double.NaN : a[0] / 1e6;
+    double[] a = known();
+    return a.length == 0 ? Double.NaN : a[0];
   }
 
   public double maxMillis() {
-    long[] a = sorted();
-    return a.length == 0 ? Double.NaN : a[a.length - 1] / 1e6;
+    double[] a = known();
+    return a.length == 0 ? Double.NaN : a[a.length - 1];
   }
 
   public boolean verified() {
     return verified;
   }
 
-  /** Median over rounds of this cell's time divided by {@code other}'s time in the same round. */
-  public double pairedRatio(Cell other) {
-    int n = Math.min(nanos.size(), other.nanos.size());
-    if (n == 0) return Double.NaN;
-    double[] r = new double[n];
-    for (int i = 0; i < n; i++) r[i] = (double) nanos.get(i) / other.nanos.get(i);
-    Arrays.sort(r);
-    return n % 2 == 1 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+  /**
+   * This cell's time over {@code other}'s time in the same round: the median over rounds, with its
+   * 95% bootstrap interval ({@link Bootstrap#pairedRatio}).
+   */
+  public Ratio ratioTo(Cell other) {
+    return Bootstrap.pairedRatio(roundMs, other.roundMs);
   }
 
   public String label() {

@@ -11,7 +11,12 @@ public enum Engine {
   TINE_NOSTATS("tine-nostats"),
   /** Tine with eager forks (every fork pushed on the deque, as the JDK does): for comparison. */
   TINE_EAGER("tine-eager"),
-  JDK("jdk");
+  JDK("jdk"),
+  /**
+   * The JDK's ready-made parallel form of the program, as a user would write it (Arrays.parallelSort,
+   * a parallel IntStream...), run inside a ForkJoinPool of p workers; only for programs that have one.
+   */
+  JDK_BUILTIN("jdk-builtin");
 
   public final String id;
 
@@ -38,6 +43,6 @@ public enum Engine {
         return e;
       }
     }
-    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected seq, tine, tine-eager, tine-nostats or jdk)");
+    throw new IllegalArgumentException("unknown runtime '" + s + "' (expected " + ids() + ")");
   }
 }

@@ -57,9 +57,16 @@ class CliTest {
         {"experiment", "threading-models", "--seconds", "-1"},
         {"experiment", "fork-join-tuning", "--threads", "1,0"},
         {"advise", "--snapshot", "/nonexistent/snapshot.json"},
+        {"experiment", "gc", "--collectors", "cms"},
+        {"experiment", "gc", "--young", "lots"},
+        {"experiment", "data-width", "--n", "0"},
+        {"experiment", "data-width", "--runtime", "tine-eager"},
+        {"compare", "/nonexistent/base.json", "/nonexistent/new.json"},
+        {"report", "/nonexistent/run.json", "-o", "/tmp/x.html"},
+        {"bench", "--compare", "/nonexistent/base.json"},
     };
     String[] named = {"--tasks", "--seconds", "--clients", "lots", "--pools", "--cpu-share", "--threads", "--seconds",
-        "--threads", "snapshot"};
+        "--threads", "snapshot", "cms", "lots", "--n", "tine", "cannot read", "cannot read", "cannot read"};
     for (int i = 0; i < cases.length; i++) {
       String[] a = cases[i];
       Run r = run(a);

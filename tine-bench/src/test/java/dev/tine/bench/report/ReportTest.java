@@ -27,13 +27,37 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ReportTest {
   static String html;
+  static List<Map<String, Object>> records;
 
   @BeforeAll
   static void run() throws Exception {
     BenchRunner r = new BenchRunner(new BenchRunner.Options(List.of(new Fib.Lea()),
         List.of(Engine.SEQ, Engine.TINE, Engine.JDK), List.of(1, 2), Size.QUICK,
         Map.of("fib", Map.of("n", "24")), 1, 2, false, null));
-    html = HtmlReport.html(Records.of(r.run()), "test report");
+    records = Records.of(r.run());
+    html = HtmlReport.html(records, "test report");
+  }
+
+  static double num(Object o) {
+    return ((Number) o).doubleValue();
+  }
+
+  /** Every ratio in the JSON carries its interval, and the interval brackets it; times are kept per round. */
+  @Test
+  void recordsCarryIntervalsAndRoundTimes() {
+    int withVsJdk = 0;
+    for (Map<String, Object> m : records) {
+      for (String k : List.of("x_seq", "speedup", "vs_jdk")) {
+        Object v = m.get(k);
+        if (v == null) continue;
+        double lo = num(m.get(k + "_ci_low")), hi = num(m.get(k + "_ci_high"));
+        assertTrue(lo <= num(v) && num(v) <= hi, k + " " + m);
+        if (k.equals("vs_jdk")) withVsJdk++;
+      }
+      List<?> times = (List<?>) m.get("times_ms");
+      assertTrue(times.size() == 2 && times.stream().allMatch(t -> num(t) > 0), "two rounds: " + m);
+    }
+    assertTrue(withVsJdk == 2, "tine p=1 and p=2 against the JDK: " + withVsJdk);
   }
 
   static int count(String s, String re) {
@@ -52,6 +76,29 @@ class ReportTest {
     assertTrue(html.contains("id=\"speedup-0\"") && html.contains("class=\"ceiling\""), "speedup chart with ceiling line");
     assertTrue(count(html, "<polyline class=\"series\"") >= 2, "a Tine and a JDK speedup series");
     assertTrue(html.contains("<table>") && html.contains(">tine<") && html.contains(">jdk<"), "tables beside the charts");
+  }
+
+  /** Summary first: the verdict chart, with whiskers, a line at 1.0 and the geometric mean, then the machine and ceiling. */
+  @Test
+  void verdictComesFirst() {
+    int verdict = html.indexOf("id=\"verdict-chart\""), firstProgram = html.indexOf("id=\"speedup-0\"");
+    assertTrue(verdict > 0 && verdict < firstProgram, "the verdict precedes the per-program sections");
+    String v = html.substring(verdict, html.indexOf("</svg>", verdict));
+    assertTrue(v.contains("class=\"one\""), "a line at 1.0");
+    assertTrue(count(v, "class=\"whisker\"") >= 2, "interval whiskers at p=1 and p=2");
+    assertTrue(v.contains("geometric mean") && v.contains("<polygon class=\"point\""), "the geometric mean, as a diamond");
+    assertTrue(v.contains(">1 thread<") && v.contains(">2 threads<"), "one panel per thread count");
+    String head = html.substring(0, verdict);
+    assertTrue(head.contains("cores, JDK") && head.contains("GC, heap up to"), "the machine under the title: " + head);
+    assertTrue(head.contains("at 2 threads"), "the ceiling under the title");
+  }
+
+  @Test
+  void axesCarryHumanNumbers() {
+    assertTrue(html.contains(">1×<") && html.contains(">0.5×<") || html.contains(">2×<"), "ratio ticks in ×");
+    assertTrue(Pattern.compile(">\\d+(\\.\\d+)? ms<").matcher(html).find(), "time ticks in ms");
+    assertTrue(Pattern.compile(">\\d+(\\.\\d+)? [kM]/s<").matcher(html).find(), "task rates as k/s or M/s");
+    assertTrue(!Pattern.compile(">\\d\\.\\d{4,}<").matcher(html).find(), "no long raw decimals on axes");
   }
 
   static Path chromium() {
@@ -97,5 +144,14 @@ class ReportTest {
       }
     }
     assertTrue(differing > 500, "the screenshot is not blank: " + differing + " sampled pixels differ");
+    // the first screen (1200x900) shows the verdict: its dots and whiskers in green, red or grey
+    int verdictPixels = 0;
+    for (int y = 0; y < img.getHeight(); y++) {
+      for (int x = 0; x < img.getWidth(); x++) {
+        int rgb = img.getRGB(x, y) & 0xFFFFFF;
+        if (rgb == 0x1a7f37 || rgb == 0xcf222e || rgb == 0x777777) verdictPixels++;
+      }
+    }
+    assertTrue(verdictPixels > 200, "verdict points on the first screen: " + verdictPixels + " pixels");
   }
 }

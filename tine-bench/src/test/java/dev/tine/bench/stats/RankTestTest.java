@@ -1,0 +1,46 @@
+package dev.tine.bench.stats;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/** The rank test's exact p-values and its false-alarm rate; Holm's step-down. */
+class RankTestTest {
+  @Test
+  void exactPValues() {
+    double[] lo = {1, 2, 3, 4, 5}, hi = {6, 7, 8, 9, 10};
+    assertEquals(2.0 / 252, RankTest.mannWhitneyP(lo, hi), 1e-12, "complete separation of 5 and 5: 2 of C(10,5)");
+    assertEquals(2.0 / 252, RankTest.mannWhitneyP(hi, lo), 1e-12);
+    assertEquals(1.0, RankTest.mannWhitneyP(new double[] {1, 4}, new double[] {2, 3}), 1e-12);
+    long total = 0;
+    for (long c : RankTest.distribution(10, 10)) total += c;
+    assertEquals(184_756L, total, "C(20,10) orderings");
+  }
+
+  @Test
+  void falseAlarmRateIsAlpha() {
+    Random r = new Random(1);
+    int below5 = 0, trials = 4000;
+    for (int t = 0; t < trials; t++) {
+      double[] x = new double[10], y = new double[10];
+      for (int i = 0; i < 10; i++) {
+        x[i] = Math.exp(r.nextGaussian());
+        y[i] = Math.exp(r.nextGaussian());
+      }
+      if (RankTest.mannWhitneyP(x, y) < 0.05) below5++;
+    }
+    double rate = below5 / (double) trials;
+    assertTrue(rate > 0.035 && rate <= 0.055, "p < 0.05 under no difference: " + rate);
+  }
+
+  @Test
+  void holmStepsDown() {
+    double[] p = {0.001, 0.04, 0.012, Double.NaN, 0.5};
+    // k = 4 known: 0.001 <= 0.05/4; 0.012 <= 0.05/3; 0.04 > 0.05/2 stops
+    assertArrayEquals(new boolean[] {true, false, true, false, false}, RankTest.holm(p, 0.05));
+    assertArrayEquals(new boolean[] {false, false}, RankTest.holm(new double[] {0.03, 0.04}, 0.05));
+  }
+}
