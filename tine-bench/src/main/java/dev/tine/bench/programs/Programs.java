@@ -42,6 +42,17 @@ public final class Programs {
     ALL = Collections.unmodifiableMap(m);
   }
 
+  /**
+   * Programs run only when named (or with {@code all}): further forms of a suite program, kept out
+   * of the default quick suite so that it stays near a minute.
+   */
+  private static final java.util.Set<String> NAMED_ONLY = java.util.Set.of("quicksort-scope", "integrate-scope");
+
+  /** The default suite: every program but the extra forms in {@link #NAMED_ONLY}. */
+  public static List<Program> suite() {
+    return SUITE.stream().filter(p -> !NAMED_ONLY.contains(p.name())).toList();
+  }
+
   /** Every program by name, in suite order. */
   public static Map<String, Program> all() {
     return ALL;
