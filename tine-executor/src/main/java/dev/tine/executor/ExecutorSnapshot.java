@@ -35,6 +35,8 @@ import org.HdrHistogram.Histogram;
  *     thread's CPU time since the tick before it ended is not counted
  * @param tickFailures ticks (harvests, or the owner's tick listener) that threw, since the meter
  *     started; the meter keeps measuring after one, see {@link PoolMeter#lastTickFailure()}
+ * @param timedTasks tasks whose times were recorded: the sample the means and percentiles of wait,
+ *     service and response come from (all completed tasks without sampling)
  */
 public record ExecutorSnapshot(
     String period,
@@ -72,7 +74,8 @@ public record ExecutorSnapshot(
     int poolSize,
     int queueLength,
     double poolCpuUtilization,
-    long tickFailures) {
+    long tickFailures,
+    long timedTasks) {
 
   /**
    * The figures of one period's bucket: the one place a snapshot is made.
@@ -104,7 +107,7 @@ public record ExecutorSnapshot(
         b.queue.getValueAtPercentile(50), b.queue.getValueAtPercentile(90), b.queue.getValueAtPercentile(99),
         b.queue.getMaxValue(),
         b.processCpuNanos < 0 ? -1 : b.processCpuNanos / cpuCapacity, processors, poolSize, queueLength,
-        b.threadCpuNanos < 0 ? -1 : b.threadCpuNanos / cpuCapacity, tickFailures);
+        b.threadCpuNanos < 0 ? -1 : b.threadCpuNanos / cpuCapacity, tickFailures, t.timed);
   }
 
   private static double ms(Histogram h, double percentile) {

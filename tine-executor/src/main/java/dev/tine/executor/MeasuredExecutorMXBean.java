@@ -23,5 +23,11 @@ public interface MeasuredExecutorMXBean {
   double getP90WaitMillis();
   double getP99ResponseMillis();
   double getCpuUtilization();
+  /** CPU time of the pool's threads / (window × processors), or -1 if unknown. */
+  double getPoolCpuUtilization();
+  /** Measurement ticks that threw since start (the executor keeps measuring after one). */
+  long getTickFailures();
+  /** What the last failed tick threw ({@code Throwable.toString()}), or null if none failed. */
+  String getLastTickFailure();
   boolean isSelfSizing();
 }

@@ -1,8 +1,6 @@
 package dev.tine.executor;
 
 import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.time.Duration;
 import java.util.Objects;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
@@ -12,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.HdrHistogram.Histogram;
@@ -19,30 +18,31 @@ import org.HdrHistogram.Recorder;
 
 /**
  * Measures one thread pool without a global lock: every task's arrival, queue wait ("dead time"),
- * service and response time, and from them seed 004's figures ({@link ExecutorSnapshot}), since
- * start and over a sliding window of ticks. It owns no threads of the pool and wraps no tasks: the
- * pool's owner calls it from the submit side and from the pool's threads. {@link MeasuredExecutor}
- * is built on it; so can be an agent measuring an unmodified {@code ThreadPoolExecutor} or
- * {@code ForkJoinPool}.
+ * service and response time, and from them seed 004's figures ({@link ExecutorSnapshot}: λ, S,
+ * Wq, R, Little's L, the dead-time ratio, p50/p90/p99, rejections, CPU), since start and over a
+ * sliding window of ticks. It creates no pool threads and wraps no tasks: the pool's owner calls
+ * it from the submit side and from the pool's threads, whoever created them. {@link
+ * MeasuredExecutor} is built on it; so can be an agent measuring an unmodified {@code
+ * ThreadPoolExecutor} or {@code ForkJoinPool}.
  *
  * <h2>The protocol</h2>
  *
  * <pre>{@code
  * PoolMeter meter = PoolMeter.builder().name("orders")
  *     .gauges(PoolMeter.Gauges.of(pool::getPoolSize, () -> pool.getQueue().size()))
- *     .build();                                    // starts its ticker (a daemon thread)
+ *     .build();                                   // starts its ticker (a daemon thread)
  *
  * // submit side, for every task offered to the pool:
- * long arrival = meter.arrive();                   // counted; UNTIMED unless sampled for timing
+ * long arrival = meter.arrive();                  // counted; UNTIMED unless sampled for timing
  * try {
- *   pool.execute(new Stamped(task, arrival));      // the arrival travels with the task
+ *   pool.execute(new Stamped(task, arrival));     // the arrival travels with the task
  * } catch (RejectedExecutionException e) {
  *   meter.reject();
  *   throw e;
  * }
  *
  * // worker side, around every task a pool thread runs:
- * ThreadRecorder rec = recorders.get();            // meter.recorder(), once per (meter, thread)
+ * ThreadRecorder rec = recorders.get();           // meter.recorder(), once per (meter, thread)
  * long start = arrival == PoolMeter.UNTIMED ? PoolMeter.UNTIMED : System.nanoTime();
  * boolean failed = true;
  * try {
@@ -53,42 +53,48 @@ import org.HdrHistogram.Recorder;
  *   rec.record(arrival, start, end, failed);
  * }
  *
- * meter.windowSnapshot();                          // λ, S, Wq, R, Little's L, p50/p90/p99, ...
- * meter.close();                                   // stops the ticker
+ * meter.windowSnapshot();                         // the figures
+ * meter.close();                                  // stops the ticker
  * }</pre>
  *
  * <ul>
- *   <li><b>Counts are exact</b>: arrivals (every {@link #arrive()}, accepted or then rejected),
- *       rejections, completions and failures (every {@link ThreadRecorder#record}), whatever the
- *       {@linkplain Builder#sampling sampling}. Tasks queued before the owner started calling
- *       {@code arrive()} are not arrivals, but are completions when they run.
- *   <li><b>Timings are sampled</b> 1 in n: means and percentiles come from the timed tasks.
+ *   <li><b>Counts are exact</b>, whatever the {@linkplain PoolMeterBuilder#sampling sampling}:
+ *       arrivals (every {@link #arrive()}, accepted or then rejected), rejections ({@link
+ *       #reject()}), completions and failures (every {@link ThreadRecorder#record}, and {@link
+ *       #completed} for threads without a recorder). A task recorded without having arrived (queued
+ *       before the owner started calling {@code arrive()}, or forked inside a {@code ForkJoinPool})
+ *       is a completion, untimed if it has no arrival timestamp to pass.
+ *   <li><b>Timings are sampled</b>, 1 in n tasks chosen at random by {@code arrive()}; means and
+ *       percentiles come from the timed tasks.
  *   <li><b>Recorders</b>: one per (meter, pool thread), made and registered by {@link #recorder()}
- *       on that thread. The meter keeps no map from threads to recorders (no lookup on its side);
- *       the caller caches the recorder (a field of its own thread class, a {@code ThreadLocal}, a
- *       weak map keyed by the thread). A recorder leaves the meter when {@link #release released}
- *       (its counts and timings are kept) or, for a thread that ended without that, at the next
- *       harvest after it ended (its CPU time since the harvest before is lost). So the meter holds
- *       at most one recorder per live thread that recorded, about 1.1 MB each.
+ *       on that thread. The meter keeps no map from threads to recorders (so no lookup on its
+ *       side); the caller caches each recorder: a field of its own thread class, a {@code
+ *       ThreadLocal}, or a weak map keyed by the thread (a recorder refers to its thread weakly). A
+ *       recorder leaves the meter when {@linkplain #release released} (what it recorded is kept),
+ *       or at the first harvest after its thread ended (its CPU time since the harvest before is
+ *       lost). So the meter holds at most one recorder per live thread that recorded, about 1.1 MB
+ *       each (its histograms).
  * </ul>
  *
  * <h2>Threads and locks</h2>
  *
- * {@code arrive}, {@code reject}, {@code queueLength} and {@link ThreadRecorder#record} take no lock
- * and may be called from any thread (a recorder from its own thread only). {@code recorder},
- * {@code release}, {@code tick} and the snapshots take the meter's private lock, briefly. Ticks are
- * serialized among themselves by a second lock. The meter never calls the owner's code ({@link
- * Gauges}, the {@linkplain Builder#onTick tick listener}) while holding its lock, so they may call
- * the meter and take the pool's locks.
+ * {@code arrive}, {@code reject}, {@code queueLength}, {@code completed} and {@link
+ * ThreadRecorder#record} take no lock and may be called from any thread (a recorder from its own
+ * thread only). {@code recorder}, {@code release}, {@code recorderCount} and the snapshots take the
+ * meter's private lock, briefly; {@code tick} takes it too, after a second lock that keeps ticks
+ * from overlapping. The meter never holds its lock while it calls the owner's code (the {@link
+ * Gauges}, the {@linkplain PoolMeterBuilder#onTick tick listener}), so that code may call the meter
+ * and take the pool's locks.
  *
  * <h2>Ticks</h2>
  *
  * Each tick harvests every recorder and counter into the current bucket, moves it into the
  * since-start total and the window's ring, drops the recorders of ended threads, and then runs the
- * owner's tick listener. The meter ticks itself on a daemon thread ({@link Builder#ownTicker}) or
- * the owner calls {@link #tick()}. A tick that throws (in a harvest, a gauge or the listener) is
- * counted ({@link #tickFailures()}, in every snapshot) and kept ({@link #lastTickFailure()}); the
- * next tick runs as usual.
+ * owner's tick listener. The meter ticks itself on a daemon thread ({@link
+ * PoolMeterBuilder#ownTicker}), or the owner calls {@link #tick()}. A tick that throws (in a
+ * harvest or the listener) is counted ({@link #tickFailures()}, in every snapshot) and kept
+ * ({@link #lastTickFailure()}); the next tick runs as usual. Snapshots harvest first, so they see
+ * every record made before the call, ticked or not.
  */
 public final class PoolMeter implements AutoCloseable {
   /** What {@link #arrive()} returns for an arrival whose times are not sampled. */
@@ -97,8 +103,6 @@ public final class PoolMeter implements AutoCloseable {
   static final int QUEUE_SAMPLE = 8;
 
   private static final AtomicInteger SEQ = new AtomicInteger();
-  private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-  private static final boolean THREAD_CPU = THREADS.isThreadCpuTimeSupported();
 
   // Configuration: final, set by the builder.
   private final String name;
@@ -106,7 +110,7 @@ public final class PoolMeter implements AutoCloseable {
   private final int processors;
   private final long tickNanos;
   private final Gauges gauges; // null: none
-  private final Runnable onTick; // null: none
+  private final Consumer<PoolMeter> onTick; // null: none
   private final Supplier<TaskTimings> newTimings;
 
   // Submit side and unregistered threads: lock-free, any thread.
@@ -124,19 +128,18 @@ public final class PoolMeter implements AutoCloseable {
   private final ReentrantLock tickLock = new ReentrantLock();
   /** Guards everything below. Never held while calling the owner's gauges or tick listener. */
   private final Object lock = new Object();
-  /** The registered recorders: a list linked through {@code ThreadRecorder.prev/next}. */
-  private ThreadRecorder recorders;
-  private int recorderCount;
+  private final RegisteredRecorders recorders = new RegisteredRecorders();
   private final MeasurementWindow window;
   private final Histogram queueScratch = new Histogram(3);
   /** Counter values at the last harvest, and the process CPU time then (-1: unknown). */
-  private long harvestedArrivals, harvestedRejected, harvestedUnregisteredCompleted, harvestedUnregisteredFailed;
+  private long harvestedArrivals, harvestedRejected;
+  private long harvestedUnregisteredCompleted, harvestedUnregisteredFailed;
   private long lastProcessCpu = processCpuNanos();
 
   /** Null when the owner ticks. Its thread only runs {@link #tick()}. */
   private final ScheduledExecutorService ticker;
 
-  private PoolMeter(Builder b) {
+  PoolMeter(PoolMeterBuilder b) {
     this.name = b.name != null ? b.name : "pool-meter-" + SEQ.incrementAndGet();
     this.sampling = b.sampling;
     this.processors = b.processors;
@@ -159,8 +162,8 @@ public final class PoolMeter implements AutoCloseable {
     }
   }
 
-  public static Builder builder() {
-    return new Builder();
+  public static PoolMeterBuilder builder() {
+    return new PoolMeterBuilder();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -170,9 +173,9 @@ public final class PoolMeter implements AutoCloseable {
    * Counts one task offered to the pool, exactly, and decides whether its times are sampled. Call
    * it before handing the task to the pool (so the queue length it samples is the one the task
    * finds) and carry the result with the task to {@link ThreadRecorder#record}. If the pool then
-   * refuses the task, also call {@link #reject()}. With {@linkplain Builder#gauges gauges}, one call
-   * in eight also records the queue length ({@link Gauges#queueLength()}; a gauge that throws loses
-   * that sample only). Lock-free; never throws.
+   * refuses the task, also call {@link #reject()}. With {@linkplain PoolMeterBuilder#gauges
+   * gauges}, one call in eight also records the queue length ({@link Gauges#queueLength()}; a gauge
+   * that throws loses that sample only). Lock-free; never throws.
    *
    * @return {@code System.nanoTime()} now if this task's times are sampled, else {@link #UNTIMED}
    *     (a clock reading that happens to equal {@code UNTIMED} is returned as 1)
@@ -239,13 +242,9 @@ public final class PoolMeter implements AutoCloseable {
     }
     Thread t = Thread.currentThread();
     ThreadRecorder r = new ThreadRecorder(this, t, active, inactive);
-    long cpu = THREAD_CPU ? THREADS.getCurrentThreadCpuTime() : -1;
+    long cpu = RegisteredRecorders.currentThreadCpuNanos();
     synchronized (lock) {
-      r.lastCpuNanos = cpu;
-      r.next = recorders;
-      if (recorders != null) recorders.prev = r;
-      recorders = r;
-      recorderCount++;
+      recorders.add(r, cpu);
     }
     return r;
   }
@@ -260,18 +259,18 @@ public final class PoolMeter implements AutoCloseable {
    * @throws IllegalArgumentException if the recorder belongs to another meter
    */
   public void release(ThreadRecorder r) {
-    if (r.meter != this) throw new IllegalArgumentException(r + " belongs to meter " + r.meter.name + ", not " + name);
+    if (r.meter != this) {
+      throw new IllegalArgumentException(r + " belongs to meter " + r.meter.name + ", not " + name);
+    }
     synchronized (lock) {
-      if (r.released) return;
-      harvest(r, window.current);
-      unlink(r);
+      recorders.release(r, window.current);
     }
   }
 
-  /** Recorders registered now: at most one per live thread that recorded, once ended ones are dropped. */
+  /** Recorders registered now: one per live thread that recorded, once ended ones are dropped. */
   public int recorderCount() {
     synchronized (lock) {
-      return recorderCount;
+      return recorders.count();
     }
   }
 
@@ -283,7 +282,8 @@ public final class PoolMeter implements AutoCloseable {
    * window's ring), drops the recorders of threads that have ended, then runs the tick listener.
    * Never throws: a failure is counted and kept, see {@link #tickFailures()}. Ticks are serialized;
    * call it from the owner's own scheduler when built with {@code ownTicker(false)}, about once per
-   * {@linkplain Builder#tick tick} (the window holds window/tick ticks, whatever their length).
+   * {@linkplain PoolMeterBuilder#tick tick} (the window holds window/tick ticks, whatever their
+   * length).
    */
   public void tick() {
     tickLock.lock();
@@ -293,7 +293,7 @@ public final class PoolMeter implements AutoCloseable {
         harvest(now);
         window.rotate(now);
       }
-      if (onTick != null) onTick.run();
+      if (onTick != null) onTick.accept(this);
     } catch (RuntimeException | Error e) {
       // A periodic task that throws is never run again, and an owner's scheduler may stop too:
       // count it, keep it, and let the next tick try again.
@@ -320,14 +320,7 @@ public final class PoolMeter implements AutoCloseable {
     // Rejections first and arrivals last: every task counted in between arrived before its count
     // was read, so arrivals never fall behind completed + rejected.
     long rj = rejected.sum();
-    for (ThreadRecorder r = recorders; r != null; ) {
-      ThreadRecorder next = r.next;
-      boolean ended = r.threadEnded(); // before harvesting: then its last record is visible
-      harvest(r, cur);
-      if (ended) unlink(r);
-      r = next;
-    }
-    if (THREAD_CPU) cur.threadCpuNanos = Math.max(0, cur.threadCpuNanos); // known, if only 0
+    recorders.harvestAll(cur); // drops the recorders of ended threads
     long uc = unregisteredCompleted.sum(), uf = unregisteredFailed.sum();
     cur.completed += uc - harvestedUnregisteredCompleted;
     cur.failed += uf - harvestedUnregisteredFailed;
@@ -341,33 +334,11 @@ public final class PoolMeter implements AutoCloseable {
     queueLengths.getIntervalHistogramInto(queueScratch); // replaces the scratch's contents
     cur.queue.add(queueScratch);
     long cpu = processCpuNanos();
-    if (cpu >= 0 && lastProcessCpu >= 0) cur.processCpuNanos = MeasurementBucket.addKnown(cur.processCpuNanos, cpu - lastProcessCpu);
+    if (cpu >= 0 && lastProcessCpu >= 0) {
+      cur.processCpuNanos = MeasurementBucket.addKnown(cur.processCpuNanos, cpu - lastProcessCpu);
+    }
     lastProcessCpu = cpu;
     cur.endNanos = now;
-  }
-
-  /** One recorder's counts, timings and CPU time since its last harvest, into {@code into}; lock held. */
-  private void harvest(ThreadRecorder r, MeasurementBucket into) {
-    long c = r.completed(), f = r.failed();
-    into.completed += c - r.harvestedCompleted;
-    into.failed += f - r.harvestedFailed;
-    r.harvestedCompleted = c;
-    r.harvestedFailed = f;
-    r.harvestTimingsInto(into.timings);
-    if (THREAD_CPU) {
-      long cpu = THREADS.getThreadCpuTime(r.threadId); // -1 once the thread has ended
-      if (cpu >= 0 && r.lastCpuNanos >= 0) into.threadCpuNanos = MeasurementBucket.addKnown(into.threadCpuNanos, cpu - r.lastCpuNanos);
-      if (cpu >= 0) r.lastCpuNanos = cpu;
-    }
-  }
-
-  private void unlink(ThreadRecorder r) {
-    if (r.prev != null) r.prev.next = r.next;
-    else recorders = r.next;
-    if (r.next != null) r.next.prev = r.prev;
-    r.prev = r.next = null;
-    r.released = true;
-    recorderCount--;
   }
 
   private static long processCpuNanos() {
@@ -386,17 +357,22 @@ public final class PoolMeter implements AutoCloseable {
     synchronized (lock) {
       long now = System.nanoTime();
       harvest(now);
-      return ExecutorSnapshot.of("since start", window.sinceStart(now), processors, poolSize, queueLength, tickFailures());
+      return ExecutorSnapshot.of("since start", window.sinceStart(now), processors, poolSize, queueLength,
+          tickFailures());
     }
   }
 
-  /** Figures over the sliding window: the last {@linkplain Builder#window window} of ticks and the current one. */
+  /**
+   * Figures over the sliding window: the last {@linkplain PoolMeterBuilder#window window} of ticks
+   * and the current one, up to now (harvests first).
+   */
   public ExecutorSnapshot windowSnapshot() {
     int poolSize = poolSizeGauge(), queueLength = queueLengthGauge();
     synchronized (lock) {
       long now = System.nanoTime();
       harvest(now);
-      return ExecutorSnapshot.of(window.windowLabel(), window.window(now), processors, poolSize, queueLength, tickFailures());
+      return ExecutorSnapshot.of(window.windowLabel(), window.window(now), processors, poolSize, queueLength,
+          tickFailures());
     }
   }
 
@@ -404,17 +380,26 @@ public final class PoolMeter implements AutoCloseable {
   ExecutorSnapshot recentSnapshot(int ticks) {
     int poolSize = poolSizeGauge(), queueLength = queueLengthGauge();
     synchronized (lock) {
-      return ExecutorSnapshot.of("recent", window.recent(ticks, System.nanoTime()), processors, poolSize, queueLength,
-          tickFailures());
+      return ExecutorSnapshot.of("recent", window.recent(ticks, System.nanoTime()), processors, poolSize,
+          queueLength, tickFailures());
     }
   }
 
+  /** The gauges' readings for a snapshot, outside the lock; -1 for none, or one that threw. */
   private int poolSizeGauge() {
-    return gauges == null ? -1 : gauges.poolSize();
+    try {
+      return gauges == null ? -1 : gauges.poolSize();
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   private int queueLengthGauge() {
-    return gauges == null ? -1 : gauges.queueLength();
+    try {
+      return gauges == null ? -1 : gauges.queueLength();
+    } catch (RuntimeException e) {
+      return -1;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -423,7 +408,10 @@ public final class PoolMeter implements AutoCloseable {
     return name;
   }
 
-  /** Stops the meter's own ticker, if it has one (without waiting for a tick in progress). Snapshots still work. */
+  /**
+   * Stops the meter's own ticker, if it has one, without waiting for a tick in progress. Recording
+   * and snapshots still work; {@link #tick()} still ticks.
+   */
   @Override
   public void close() {
     if (ticker != null) ticker.shutdownNow();
@@ -436,9 +424,9 @@ public final class PoolMeter implements AutoCloseable {
 
   /**
    * Figures the meter cannot see, from the pool's owner: read by snapshots (outside the meter's
-   * lock) and, with {@code queueLength}, by one arrival in eight. They should be cheap and not throw
-   * (an exception from a snapshot's read reaches its caller; from a tick's, it counts as a tick
-   * failure).
+   * lock) and, for {@code queueLength}, by one arrival in eight. They should be cheap and should not
+   * throw: a reading that throws is reported as -1 (unknown) in that snapshot, and a queue-length
+   * sample that throws is skipped; neither reaches the caller.
    */
   public interface Gauges {
     /** Threads in the pool now. */
@@ -454,94 +442,6 @@ public final class PoolMeter implements AutoCloseable {
         @Override public int poolSize() { return poolSize.getAsInt(); }
         @Override public int queueLength() { return queueLength.getAsInt(); }
       };
-    }
-  }
-
-  /** Configures a {@link PoolMeter}. */
-  public static final class Builder {
-    private String name;
-    private Duration tick = Duration.ofSeconds(1);
-    private Duration window = Duration.ofSeconds(10);
-    private int sampling = 1;
-    private int processors = Runtime.getRuntime().availableProcessors();
-    private boolean ownTicker = true;
-    private Gauges gauges;
-    private Runnable onTick;
-    private Supplier<TaskTimings> newTimings = TaskTimings::new;
-
-    private Builder() {}
-
-    /** Names the meter and its ticker thread (default {@code pool-meter-<n>}). */
-    public Builder name(String name) {
-      if (name == null || name.isBlank()) throw new IllegalArgumentException("name must not be blank");
-      this.name = name;
-      return this;
-    }
-
-    /** How often the meter harvests (default 1 s, at least 10 ms). */
-    public Builder tick(Duration tick) {
-      if (tick.toMillis() < 10) throw new IllegalArgumentException("tick must be at least 10 ms");
-      this.tick = tick;
-      return this;
-    }
-
-    /** Length of the sliding window of {@link #windowSnapshot()} (default 10 s), in whole ticks. */
-    public Builder window(Duration window) {
-      if (window.isNegative() || window.isZero()) throw new IllegalArgumentException("window must be positive");
-      this.window = window;
-      return this;
-    }
-
-    /**
-     * Time one task in {@code n}, chosen at random (default 1: every task). Counts stay exact;
-     * means and percentiles of wait, service and response come from the timed tasks.
-     */
-    public Builder sampling(int n) {
-      if (n <= 0) throw new IllegalArgumentException("sampling must be positive, was " + n);
-      this.sampling = n;
-      return this;
-    }
-
-    /** Processors the per-CPU figures and utilizations divide by (default: available processors). */
-    public Builder processors(int n) {
-      if (n <= 0) throw new IllegalArgumentException("processors must be positive, was " + n);
-      this.processors = n;
-      return this;
-    }
-
-    /**
-     * Whether the meter ticks itself on a daemon thread of its own (default true), or the owner
-     * calls {@link PoolMeter#tick()}.
-     */
-    public Builder ownTicker(boolean own) {
-      this.ownTicker = own;
-      return this;
-    }
-
-    /** Pool size and queue length, for the snapshots and the queue-length samples (default none: -1). */
-    public Builder gauges(Gauges gauges) {
-      this.gauges = Objects.requireNonNull(gauges);
-      return this;
-    }
-
-    /**
-     * Runs after each tick's harvest, on the ticking thread, outside the meter's lock (ticks never
-     * overlap); what it throws counts as a tick failure.
-     */
-    public Builder onTick(Runnable listener) {
-      this.onTick = Objects.requireNonNull(listener);
-      return this;
-    }
-
-    /** For tests: how recorders' timing sets are made (to simulate a full heap). */
-    Builder timings(Supplier<TaskTimings> newTimings) {
-      this.newTimings = Objects.requireNonNull(newTimings);
-      return this;
-    }
-
-    /** A meter, ticking already if it has its own ticker. */
-    public PoolMeter build() {
-      return new PoolMeter(this);
     }
   }
 }

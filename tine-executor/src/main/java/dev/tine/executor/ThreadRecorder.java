@@ -15,7 +15,7 @@ import org.HdrHistogram.WriterReaderPhaser;
  * of the counts; for a timed task also two uncontended atomic increments (entering and leaving a
  * {@link WriterReaderPhaser}'s critical section) and three histogram increments. The caller's two
  * {@code System.nanoTime()} reads around a timed task (about 28 ns each on the development box)
- * cost about as much; sampling ({@link PoolMeter.Builder#sampling}) skips both for most tasks.
+ * cost about as much; sampling ({@link PoolMeterBuilder#sampling}) skips both for most tasks.
  *
  * <p><b>Memory</b>: about 1.1 MB (two sets of three histograms, swapped at each harvest). If the
  * heap cannot spare them when the recorder is made, it still counts tasks exactly but times none
@@ -127,7 +127,7 @@ public final class ThreadRecorder {
     return (long) FAILED.getAcquire(this);
   }
 
-  /** Harvest (meter's lock held): moves the timings recorded since the last harvest into {@code into}. */
+  /** Harvest (meter's lock held): moves the timings recorded since the last one into {@code into}. */
   void harvestTimingsInto(TaskTimings into) {
     if (phaser == null) return;
     phaser.readerLock();

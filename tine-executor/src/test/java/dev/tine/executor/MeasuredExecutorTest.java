@@ -341,8 +341,7 @@ class MeasuredExecutorTest {
         assertTrue(ex.recorderCount() <= pool, "recorders retained after " + tasks
             + " threads ended, pool size " + pool + ": " + ex.recorderCount());
         ExecutorSnapshot s = ex.snapshot();
-        // not arrivals: a harvest while a replacement thread starts can count one too many
-        // (ThreadPoolExecutor's active count includes a worker not yet running)
+        assertEquals(tasks, s.arrivals(), s.toString()); // counted at execute(), exactly
         assertEquals(tasks, s.completed(), s.toString());
         assertEquals(tasks, s.failed(), s.toString());
         assertTrue(s.maxServiceMs() >= 29, "an ended thread's timings are kept: " + s);
@@ -357,19 +356,20 @@ class MeasuredExecutorTest {
   /**
    * The reported end state under -Xmx256m, "0 threads and 95 queued tasks that never run": the
    * recorder of a replacement thread did not fit in the heap, the OutOfMemoryError escaped the
-   * thread factory, and ThreadPoolExecutor lost the thread. Simulated: the heap fits two recorders.
+   * thread factory, and ThreadPoolExecutor lost the thread. Simulated: the heap fits the timings of
+   * two recorders (two sets each); later recorders count without timing.
    */
   @Test
   void aRecorderTheHeapCannotSpareCostsTimingsNotThreads() throws Exception {
     int pool = 2, throwing = 300, plain = 100, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Supplier<LegacyThreadRecorder> heapFull = () -> {
-      if (made.incrementAndGet() > pool) throw new OutOfMemoryError("simulated: Java heap space");
-      return new LegacyThreadRecorder();
+    Supplier<TaskTimings> heapFull = () -> {
+      if (made.incrementAndGet() > 2 * pool) throw new OutOfMemoryError("simulated: Java heap space");
+      return new TaskTimings();
     };
     List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
       try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-heap-full").poolSize(pool)
-          .recorders(heapFull).build()) {
+          .timings(heapFull).build()) {
         CountDownLatch ran = new CountDownLatch(tasks);
         CountDownLatch gate = new CountDownLatch(1);
         for (int i = 0; i < pool; i++) { // both threads busy: the rest queue, and threads die only later
@@ -409,16 +409,15 @@ class MeasuredExecutorTest {
   void threadsThatCouldNotBeReplacedAreRestartedForQueuedTasks() throws Exception {
     int pool = 2, throwing = 20, plain = 20, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Supplier<LegacyThreadRecorder> failsTwice = () -> {
+    Runnable failsTwice = () -> {
       int n = made.incrementAndGet();
       // the two creations after the first threads fail: replacements of threads that died (or a
       // tick's restarts), so the pool runs short, to no thread at all when both were replacements
       if (n == pool + 1 || n == pool + 2) throw new CreationFailed();
-      return new LegacyThreadRecorder();
     };
     List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned || e instanceof CreationFailed, () -> {
       try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-unreplaced").poolSize(pool)
-          .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200)).recorders(failsTwice).build()) {
+          .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200)).onNewThread(failsTwice).build()) {
         CountDownLatch ran = new CountDownLatch(tasks);
         CountDownLatch gate = new CountDownLatch(1);
         for (int i = 0; i < pool; i++) {
@@ -453,12 +452,51 @@ class MeasuredExecutorTest {
   /** A time over the histograms' range (an hour) must not throw from the task wrapper. */
   @Test
   void timesBeyondAnHourAreRecordedAsAnHour() {
-    LegacyThreadRecorder r = new LegacyThreadRecorder();
-    r.record(TimeUnit.HOURS.toNanos(2), TimeUnit.MILLISECONDS.toNanos(1));
-    LegacyThreadRecorder.Interval i = new LegacyThreadRecorder.Interval();
-    r.harvestInto(i);
-    assertEquals(1, i.timed);
-    assertEquals(TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
-    assertEquals(TimeUnit.HOURS.toMicros(1), i.response.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+    try (PoolMeter meter = PoolMeter.builder().ownTicker(false).build()) {
+      ThreadRecorder r = meter.recorder();
+      long arrival = 1_000;
+      long start = arrival + TimeUnit.HOURS.toNanos(2);
+      r.record(arrival, start, start + TimeUnit.MILLISECONDS.toNanos(1), false);
+      TaskTimings i = new TaskTimings();
+      r.harvestTimingsInto(i);
+      assertEquals(1, i.timed);
+      assertEquals(TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+      assertEquals(TimeUnit.HOURS.toMicros(1), i.response.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+    }
+  }
+
+  /**
+   * A tick that throws (here a planted hook in the tick listener) was swallowed: now it is counted
+   * in the snapshots and the MXBean, the last one is kept, and the executor keeps measuring: new
+   * tasks are counted, and the window keeps moving (it empties once the tasks are older than it).
+   */
+  @Test
+  void failedTicksAreCountedAndMeasuringGoesOn() throws Exception {
+    var server = ManagementFactory.getPlatformMBeanServer();
+    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-tick-failures").poolSize(2)
+        .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200))
+        .tickHook(() -> {
+          throw new IllegalStateException("planted tick failure");
+        }).build()) {
+      awaitQuiet(() -> ex.tickFailures() >= 3);
+      assertTrue(ex.tickFailures() >= 3, "failed ticks counted: " + ex.tickFailures());
+      assertEquals("planted tick failure", ex.lastTickFailure().getMessage());
+      List<Future<?>> fs = new ArrayList<>();
+      for (int i = 0; i < 10; i++) fs.add(ex.submit(() -> sleep(1)));
+      for (Future<?> f : fs) f.get();
+      awaitQuiet(() -> ex.snapshot().completed() == 10);
+      ExecutorSnapshot s = ex.snapshot();
+      assertEquals(10, s.completed(), s.toString());
+      assertEquals(10, s.arrivals(), s.toString());
+      assertTrue(s.tickFailures() >= 3, s.toString());
+      assertTrue((long) server.getAttribute(ex.mxBeanName(), "TickFailures") >= 3);
+      assertTrue(((String) server.getAttribute(ex.mxBeanName(), "LastTickFailure")).contains("planted"));
+      long failed = ex.tickFailures();
+      // ticks go on (and go on failing): the window rotates the tasks out
+      awaitQuiet(() -> ex.windowSnapshot().completed() == 0 && ex.tickFailures() > failed + 10);
+      assertEquals(0, ex.windowSnapshot().completed(), "the window moved on: " + ex.windowSnapshot());
+      assertTrue(ex.tickFailures() > failed + 10, "ticks went on: " + ex.tickFailures());
+      assertEquals(10, ex.snapshot().completed(), "still counted since start");
+    }
   }
 }
