@@ -19,13 +19,14 @@ import java.util.Map;
  * @param pendingCapacity per pool, arrival times held for queued tasks; beyond, tasks run untimed
  * @param timedRate per pool, timed tasks per second above which timing is sampled (counts stay exact)
  * @param jmx whether to register the MXBeans (the {@code tine top} client reads them)
+ * @param terminatedTicks ticks a terminated pool stays visible (its final figures) before it is forgotten
  * @param quiet whether to keep the one line the agent prints on standard error when it starts
  */
 public record AgentConfig(Duration tick, Duration window, int maxPools, int maxTimedThreads, int maxRecorders,
-    int pendingCapacity, int timedRate, boolean jmx, boolean quiet) {
+    int pendingCapacity, int timedRate, int terminatedTicks, boolean jmx, boolean quiet) {
 
   public static final AgentConfig DEFAULT =
-      new AgentConfig(Duration.ofSeconds(1), Duration.ofSeconds(5), 256, 8, 64, 16384, 20_000, true, false);
+      new AgentConfig(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, 4, 16, 16384, 20_000, 60, true, false);
 
   public static AgentConfig parse(String args) {
     Map<String, String> kv = new LinkedHashMap<>();
@@ -41,7 +42,7 @@ public record AgentConfig(Duration tick, Duration window, int maxPools, int maxT
     AgentConfig d = DEFAULT;
     Duration tick = d.tick, window = d.window;
     int maxPools = d.maxPools, maxTimed = d.maxTimedThreads, maxRec = d.maxRecorders, pending = d.pendingCapacity,
-        rate = d.timedRate;
+        rate = d.timedRate, terminated = d.terminatedTicks;
     boolean jmx = d.jmx, quiet = d.quiet;
     for (var e : kv.entrySet()) {
       String v = e.getValue();
@@ -53,14 +54,15 @@ public record AgentConfig(Duration tick, Duration window, int maxPools, int maxT
         case "maxrecorders" -> maxRec = positive(e.getKey(), v, 0);
         case "pendingcapacity" -> pending = positive(e.getKey(), v, 0);
         case "timedrate" -> rate = positive(e.getKey(), v, 1);
+        case "terminatedticks" -> terminated = positive(e.getKey(), v, 0);
         case "jmx" -> jmx = Boolean.parseBoolean(v);
         case "quiet" -> quiet = Boolean.parseBoolean(v);
         default -> throw new IllegalArgumentException("unknown agent option '" + e.getKey()
-            + "' (known: tick, window, maxPools, maxTimedThreads, maxRecorders, pendingCapacity, timedRate, jmx, quiet)");
+            + "' (known: tick, window, maxPools, maxTimedThreads, maxRecorders, pendingCapacity, timedRate, terminatedTicks, jmx, quiet)");
       }
     }
     if (window.compareTo(tick) < 0) throw new IllegalArgumentException("window must be at least one tick");
-    return new AgentConfig(tick, window, maxPools, maxTimed, maxRec, pending, rate, jmx, quiet);
+    return new AgentConfig(tick, window, maxPools, maxTimed, maxRec, pending, rate, terminated, jmx, quiet);
   }
 
   private static int positive(String key, String v, int min) {

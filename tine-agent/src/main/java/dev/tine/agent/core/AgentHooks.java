@@ -89,6 +89,10 @@ final class AgentHooks implements TineHooks {
   public void tpeExecute(Object pool, Object task) {
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null || st.kind == Kind.SCHEDULED) return; // scheduled tasks arrive when they are due
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
     long arrival = st.meter().arrive();
     if (arrival == PoolMeter.UNTIMED || !st.timeThis()) return;
     // Count the entry before it exists, so a pool thread that takes the task at once still looks.
@@ -101,6 +105,11 @@ final class AgentHooks implements TineHooks {
   public void tpeReject(Object pool, Object task) {
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null) return;
+    if (st.frozen) {
+      if (st.kind == Kind.SCHEDULED) st.lateArrivals.increment();
+      st.lateRejections.increment();
+      return;
+    }
     PoolMeter m = st.meter();
     if (st.kind == Kind.SCHEDULED) m.arrive(); // its arrival was not counted at submission
     m.reject();
@@ -255,6 +264,10 @@ final class AgentHooks implements TineHooks {
   private void external(Object pool, Object task) {
     PoolState st = reg.getOrCreate(pool, Kind.FORK_JOIN);
     if (st == null) return;
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
     long arrival = st.meter().arrive();
     if (arrival != PoolMeter.UNTIMED && !st.timeThis()) arrival = PoolMeter.UNTIMED;
     if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()) {
@@ -274,6 +287,10 @@ final class AgentHooks implements TineHooks {
     if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool) return;
     PoolState st = reg.get(pool);
     if (st == null) return;
+    if (st.frozen) {
+      st.lateRejections.increment();
+      return;
+    }
     st.meter().reject();
     ArrivalTable.Entry e = forkJoinPending.take(task);
     if (e != null) {

@@ -14,7 +14,7 @@ final class PoolNames {
   /**
    * The common prefix of {@code names}, without the trailing counter and separators: {@code
    * pool-3-thread-1, pool-3-thread-2} give {@code pool-3-thread}; {@code http-nio-8080-exec-7}
-   * alone gives {@code http-nio-8080-exec}. Null if there is no usable prefix (fewer than 3
+   * alone gives {@code http-nio-8080-exec}. Null if there is no usable prefix (fewer than 2
    * characters).
    */
   static String commonPrefix(List<String> names) {
@@ -31,7 +31,7 @@ final class PoolNames {
     while (end > 0 && Character.isDigit(p.charAt(end - 1))) end--;
     while (end > 0 && "-_ .#(:[/".indexOf(p.charAt(end - 1)) >= 0) end--;
     String r = p.substring(0, end);
-    return r.length() >= 3 ? r : null;
+    return r.length() >= 2 ? r : null;
   }
 
   /**

@@ -46,13 +46,20 @@ final class PoolState {
   final LongAdder tineArrivals = new LongAdder();
   /** Figures of the last tick, or null before the first. */
   volatile PoolFigures figures;
+  /**
+   * Set once the pool has terminated: its figures are final, its meter and recorders are let go (a
+   * meter holds a few MB of histograms), and what still happens to it (a terminated pool rejects
+   * every task) is counted here.
+   */
+  volatile boolean frozen;
+  final LongAdder lateArrivals = new LongAdder(), lateRejections = new LongAdder();
 
   // Ticker only.
   ObjectName objectName;
   String name;
   private final long[] cpuRing, tineArrivalRing, tineExecutedRing, ringNanos;
   private int ringIndex, ringFilled;
-  private int terminatedTicks;
+  private int frozenTicks;
 
   PoolState(int id, Kind kind, Object pool, AgentRuntime rt) {
     this.id = id;
@@ -90,7 +97,15 @@ final class PoolState {
     return t;
   }
 
+  /** Takes what still reaches a terminated pool's meter in the instant it is frozen (rare races). */
+  private static volatile PoolMeter sink;
+
   private synchronized PoolMeter createMeter() {
+    if (frozen) {
+      PoolMeter s = sink;
+      if (s == null) sink = s = PoolMeter.builder().name("tine-agent-sink").ownTicker(false).build();
+      return s;
+    }
     if (meter == null) {
       WeakReference<Object> r = ref;
       PoolMeter.Gauges g = switch (kind) {
@@ -147,6 +162,16 @@ final class PoolState {
   boolean refresh(long now) {
     Object pool = ref.get();
     if (pool == null) return false;
+    if (frozen) {
+      PoolFigures last = figures;
+      if (last != null) {
+        last.arrivals = frozenArrivals + lateArrivals.sum();
+        last.rejected = frozenRejected + lateRejections.sum();
+      }
+      // A terminated pool stays visible for a while (its final figures), then is forgotten even if
+      // the application still holds it.
+      return ++frozenTicks <= rt.config.terminatedTicks();
+    }
     for (ThreadRecorder r : threads.refresh()) {
       recorderGone();
     }
@@ -189,7 +214,7 @@ final class PoolState {
       f.windowRejected = w.rejected();
       f.arrivalRate = w.arrivalRate();
       f.retirementRate = w.retirementRate();
-      if (w.completed() > 0 && (w.avgServiceMs() > 0 || w.avgWaitMs() > 0)) { // some task was timed
+      if (w.timedTasks() > 0) {
         f.serviceMs = w.avgServiceMs();
         f.waitMs = w.avgWaitMs();
         f.responseMs = w.avgResponseMs();
@@ -228,11 +253,21 @@ final class PoolState {
     f.name = n;
     if (terminated) {
       f.state = "terminated";
-      terminatedTicks++;
+      freeze(f);
     }
     figures = f;
-    // A terminated pool stays visible for a window, then is forgotten even if still referenced.
-    return terminatedTicks <= ringNanos.length;
+    return true;
+  }
+
+  private long frozenArrivals, frozenRejected;
+
+  /** The pool terminated: keep its figures, let go of its meter, recorders and pending entries. */
+  private void freeze(PoolFigures last) {
+    frozen = true;
+    frozenArrivals = last.arrivals;
+    frozenRejected = last.rejected;
+    close();
+    meter = null;
   }
 
   /** Reads the pool's public getters into {@code f}; returns whether it has terminated. */
@@ -322,7 +357,7 @@ final class PoolState {
   /** The readable name: the threads' common prefix, else class@creation site, else class#id. */
   String nameNow() {
     if (kind == Kind.FORK_JOIN && ref.get() == ForkJoinPool.commonPool()) return "ForkJoinPool.commonPool";
-    List<String> names = threads.names(32);
+    List<String> names = threads.names();
     String p = PoolNames.commonPrefix(names);
     if (p != null) {
       name = p;

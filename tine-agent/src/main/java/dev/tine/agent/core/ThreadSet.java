@@ -36,6 +36,15 @@ final class ThreadSet {
   }
 
   private final Map<Long, Member> members = new HashMap<>();
+  /** Names of threads seen (live or not), the most recent last, at most NAMES: a pool keeps its name after its threads end. */
+  private final java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+  private static final int NAMES = 32;
+
+  private void remember(String name) {
+    names.remove(name);
+    names.addLast(name);
+    if (names.size() > NAMES) names.removeFirst();
+  }
   /** CPU time of the pool's threads counted so far (ns). */
   private long cpuNanos;
 
@@ -50,6 +59,7 @@ final class ThreadSet {
     m.recorder = recorder;
     if (CPU && t == Thread.currentThread()) m.lastCpu = THREADS.getCurrentThreadCpuTime();
     members.put(m.tid, m);
+    remember(t.getName());
     return m;
   }
 
@@ -60,6 +70,7 @@ final class ThreadSet {
       m = new Member(t);
       m.lastCpu = CPU ? THREADS.getThreadCpuTime(m.tid) : -1; // counts from now on
       members.put(m.tid, m);
+      remember(t.getName());
     }
   }
 
@@ -99,6 +110,7 @@ final class ThreadSet {
         }
         continue;
       }
+      remember(t.getName()); // threads may rename themselves (RMI's do)
       if (CPU) {
         long cpu = THREADS.getThreadCpuTime(m.tid);
         if (cpu >= 0) {
@@ -119,15 +131,9 @@ final class ThreadSet {
     return CPU ? cpuNanos : -1;
   }
 
-  /** Names of the live members (at most {@code max}). */
-  synchronized List<String> names(int max) {
-    List<String> out = new ArrayList<>();
-    for (Member m : members.values()) {
-      Thread t = m.thread.get();
-      if (t != null) out.add(t.getName());
-      if (out.size() >= max) break;
-    }
-    return out;
+  /** Names of the threads seen lately (live or ended), at most 32. */
+  synchronized List<String> names() {
+    return new ArrayList<>(names);
   }
 
   synchronized int size() {
