@@ -26,7 +26,7 @@ public record AgentConfig(Duration tick, Duration window, int maxPools, int maxT
     int pendingCapacity, int timedRate, int terminatedTicks, boolean jmx, boolean quiet) {
 
   public static final AgentConfig DEFAULT =
-      new AgentConfig(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, 4, 16, 16384, 20_000, 60, true, false);
+      new AgentConfig(Duration.ofSeconds(1), Duration.ofSeconds(5), 64, 8, 32, 16384, 20_000, 60, true, false);
 
   public static AgentConfig parse(String args) {
     Map<String, String> kv = new LinkedHashMap<>();

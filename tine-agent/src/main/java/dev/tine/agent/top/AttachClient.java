@@ -175,7 +175,11 @@ public final class AttachClient implements AutoCloseable {
 
   /** The agent's own figures (attribute name → value). */
   public Map<String, Object> agent() throws IOException {
-    return attributes(name(AGENT));
+    try {
+      return attributes(name(AGENT));
+    } catch (javax.management.InstanceNotFoundException e) {
+      throw new IOException("the agent is not running in pid " + pid + " (stopped?)", e);
+    }
   }
 
   /** One map per measured pool (attribute name → value), ordered by pool id. */
@@ -185,10 +189,8 @@ public final class AttachClient implements AutoCloseable {
       try {
         Map<String, Object> m = attributes(on);
         byId.put(((Number) m.getOrDefault("Id", byId.size())).intValue(), m);
-      } catch (IOException e) {
-        throw e;
-      } catch (Exception e) {
-        // the pool was forgotten between the query and the read
+      } catch (javax.management.InstanceNotFoundException e) {
+        attributeNames.remove(on); // the pool was forgotten between the query and the read
       }
     }
     return new ArrayList<>(byId.values());
@@ -205,7 +207,7 @@ public final class AttachClient implements AutoCloseable {
 
   private final Map<ObjectName, String[]> attributeNames = new LinkedHashMap<>();
 
-  private Map<String, Object> attributes(ObjectName on) throws IOException {
+  private Map<String, Object> attributes(ObjectName on) throws IOException, javax.management.InstanceNotFoundException {
     try {
       String[] names = attributeNames.get(on);
       if (names == null) {
@@ -217,6 +219,8 @@ public final class AttachClient implements AutoCloseable {
       Map<String, Object> m = new LinkedHashMap<>();
       for (Attribute a : mbs.getAttributes(on, names).asList()) m.put(a.getName(), a.getValue());
       return m;
+    } catch (javax.management.InstanceNotFoundException e) {
+      throw e;
     } catch (javax.management.JMException e) {
       throw new IOException(e.getMessage(), e);
     }

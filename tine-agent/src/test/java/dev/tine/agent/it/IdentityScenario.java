@@ -207,6 +207,8 @@ public final class IdentityScenario {
     check("the uncaught handler gets the thrown exception itself", uncaught.get() == boom);
     check("afterExecute gets the thrown exception itself", p.thrown.get(0) == boom);
     b("stack of the thrown exception: " + frames(boom));
+    Future<Throwable> inside = p.submit(() -> new Throwable("made inside a pool task"));
+    b("stack of an exception made inside a task (the pool's frames, with their line numbers): " + frames(inside.get()));
     b("suppressed " + boom.getSuppressed().length + ", cause " + boom.getCause());
     RuntimeException boom2 = new UnsupportedOperationException("boom2");
     Future<?> f = p.submit(() -> {
