@@ -73,6 +73,12 @@ final class PoolState {
     tineArrivalRing = new long[n];
     tineExecutedRing = new long[n];
     ringNanos = new long[n];
+    if (kind != Kind.TINE) {
+      // The pool's threads' CPU is counted from when they join it: a first sample of 0 now lets the
+      // first tick report CPU over its whole period (Tine pools report CPU since their start).
+      ringNanos[0] = System.nanoTime();
+      ringIndex = ringFilled = 1;
+    }
   }
 
   boolean isActive() {

@@ -49,10 +49,19 @@ public final class TopTable {
     return out;
   }
 
-  /** One JSON-ready record per pool. */
+  /** The attributes first in each record, in this order; the rest follow. */
+  private static final List<String> ORDER = List.of("Id", "Name", "Kind", "State", "PoolClass", "CreatedAt",
+      "CorePoolSize", "MaximumPoolSize", "PoolSize", "ActiveCount", "QueueLength", "Parallelism", "StealCount",
+      "WindowSeconds", "ArrivalRate", "RetirementRate", "ServiceMillis", "WaitMillis", "ResponseMillis",
+      "WaitP50Millis", "WaitP90Millis", "WaitP99Millis", "ServiceP50Millis", "ServiceP90Millis", "ServiceP99Millis",
+      "LittlesL", "DeadTimeRatio", "CpuPercent", "CpuPerTaskMillis", "RecommendedSize", "Recommendation",
+      "Arrivals", "Completed", "Rejected", "Failed");
+
+  /** One JSON-ready record per pool (snake_case keys, the main figures first). */
   public static Map<String, Object> record(Map<String, Object> p) {
     Map<String, Object> m = new LinkedHashMap<>();
-    for (var e : p.entrySet()) m.put(snake(e.getKey()), e.getValue());
+    for (String k : ORDER) if (p.containsKey(k)) m.put(snake(k), p.get(k));
+    for (var e : p.entrySet()) m.putIfAbsent(snake(e.getKey()), e.getValue());
     return m;
   }
 
