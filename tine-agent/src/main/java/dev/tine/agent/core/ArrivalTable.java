@@ -12,13 +12,13 @@ import java.lang.ref.WeakReference;
  *       System#identityHashCode}; a task's own {@code equals}/{@code hashCode} are never called (two
  *       equal tasks are two arrivals, and the application's code never runs inside the agent).
  *   <li><b>Duplicates</b>: the same object submitted several times while queued (a stateless
- *       Runnable reused) holds one entry per submission; {@link #remove} takes the oldest, which is
- *       right for FIFO queues and close for others.
+ *       Runnable reused) keeps one arrival per submission in its entry; {@link #take} hands out the
+ *       oldest, which is right for FIFO queues and close for others, in constant time.
  *   <li><b>Weak</b>: a task the pool dropped without running it ({@code remove}, {@code purge},
  *       {@code shutdownNow}, a discard policy) does not stay reachable because of the agent; its entry
- *       goes when the task is collected ({@link #expunge}, and on the way during puts).
- *   <li><b>Bounded</b>: at most {@code capacity} entries; beyond that {@link #put} refuses and the
- *       task runs untimed (still counted). A full table is first expunged of collected tasks.
+ *       goes when the task is collected ({@link #expunge}, and on the way during puts and takes).
+ *   <li><b>Bounded</b>: at most about {@code capacity} arrivals; beyond that {@link #put} refuses and
+ *       the task runs untimed (still counted). A full stripe is first expunged of collected tasks.
  * </ul>
  *
  * Striped: each stripe is a small chained hash table under its own monitor, so submitters and pool
@@ -28,27 +28,56 @@ public class ArrivalTable {
   /** Returned by {@link #remove} when the task has no entry (untimed, or arrived before the agent). */
   public static final long ABSENT = Long.MIN_VALUE;
 
-  /** One waiting submission: the task (weakly), when it arrived, and who it belongs to. */
+  /** One waiting task (weakly): its oldest arrival, later ones if queued again, and its owner. */
   public static final class Entry extends WeakReference<Object> {
     final int hash;
-    public final long arrival;
+    /** The oldest arrival not yet taken. */
+    public long arrival;
     /** The pool's state (for tables shared by pools); may be null. */
     public final Object owner;
-    /** Set by the remover when it takes the entry (the entry is then private to it). */
+    /** Set by the taker (the entry is then private to it). */
     public long start;
     Entry next;
+    /** Later arrivals of the same task, a ring; null until the task is queued twice. */
+    private long[] dups;
+    private int dupHead, dupCount;
 
-    Entry(Object task, int hash, long arrival, Object owner, Entry next) {
+    Entry(Object task, int hash, long arrival, Object owner) {
       super(task);
       this.hash = hash;
       this.arrival = arrival;
       this.owner = owner;
-      this.next = next;
+    }
+
+    int arrivals() {
+      return 1 + dupCount;
+    }
+
+    void addDup(long a) {
+      if (dups == null) dups = new long[4];
+      if (dupCount == dups.length) {
+        long[] d = new long[dups.length * 2];
+        for (int i = 0; i < dupCount; i++) d[i] = dups[(dupHead + i) % dups.length];
+        dups = d;
+        dupHead = 0;
+      }
+      dups[(dupHead + dupCount) % dups.length] = a;
+      dupCount++;
+    }
+
+    long pollDup() {
+      long a = dups[dupHead];
+      dupHead = (dupHead + 1) % dups.length;
+      dupCount--;
+      return a;
     }
   }
 
   private static final class Stripe {
     Entry[] buckets = new Entry[8];
+    /** Entries in the stripe. */
+    int entries;
+    /** Arrivals held (entries and their duplicates). */
     int count;
   }
 
@@ -57,7 +86,7 @@ public class ArrivalTable {
   private final int perStripeCapacity;
 
   /**
-   * @param capacity most entries held (rounded up to a multiple of the stripe count)
+   * @param capacity arrivals held at most (rounded up to a multiple of the stripe count)
    */
   public ArrivalTable(int capacity) {
     int n = Integer.highestOneBit(Math.max(4, Math.min(64, 4 * Runtime.getRuntime().availableProcessors())) - 1) << 1;
@@ -87,19 +116,39 @@ public class ArrivalTable {
         if (s.count >= perStripeCapacity) return false;
       }
       Entry[] b = s.buckets;
-      if (s.count >= b.length && b.length < (1 << 20)) {
-        b = resize(s);
-      }
       int i = (h >>> 8) & (b.length - 1);
-      b[i] = new Entry(task, h, arrival, owner, b[i]);
+      Entry prev = null;
+      for (Entry e = b[i]; e != null; ) {
+        Entry next = e.next;
+        if (e.hash == h && e.refersTo(task)) {
+          e.addDup(arrival);
+          s.count++;
+          return true;
+        }
+        if (e.refersTo(null)) {
+          unlink(s, b, i, prev, e);
+          onCollected(e);
+        } else {
+          prev = e;
+        }
+        e = next;
+      }
+      if (s.entries >= b.length && b.length < (1 << 20)) {
+        b = resize(s);
+        i = (h >>> 8) & (b.length - 1);
+      }
+      Entry e = new Entry(task, h, arrival, owner);
+      e.next = b[i];
+      b[i] = e;
+      s.entries++;
       s.count++;
       return true;
     }
   }
 
   /**
-   * Takes the oldest entry of {@code task}, or null if it has none. Clears collected entries met on
-   * the way.
+   * Takes the oldest arrival of {@code task}: an entry private to the caller (its {@code arrival},
+   * {@code owner}, and {@code start} for the caller's use), or null if it has none.
    */
   public Entry take(Object task) {
     int h = spread(System.identityHashCode(task));
@@ -108,34 +157,32 @@ public class ArrivalTable {
       if (s.count == 0) return null;
       Entry[] b = s.buckets;
       int i = (h >>> 8) & (b.length - 1);
-      // Newest first in the chain: the oldest match is the last one.
-      Entry found = null, foundPrev = null, prev = null;
+      Entry prev = null;
       for (Entry e = b[i]; e != null; ) {
         Entry next = e.next;
         if (e.hash == h && e.refersTo(task)) {
-          found = e;
-          foundPrev = prev;
-          prev = e;
-        } else if (e.refersTo(null)) {
-          if (prev == null) b[i] = next;
-          else prev.next = next;
           s.count--;
-          onExpunged(e);
+          if (e.dupCount > 0) {
+            Entry t = new Entry(task, h, e.arrival, e.owner);
+            e.arrival = e.pollDup();
+            return t;
+          }
+          unlink(s, b, i, prev, e);
+          return e;
+        }
+        if (e.refersTo(null)) {
+          unlink(s, b, i, prev, e);
+          onCollected(e);
         } else {
           prev = e;
         }
         e = next;
       }
-      if (found == null) return null;
-      if (foundPrev == null) b[i] = found.next;
-      else foundPrev.next = found.next;
-      found.next = null;
-      s.count--;
-      return found;
+      return null;
     }
   }
 
-  /** Takes the oldest entry of {@code task}: its arrival time, or {@link #ABSENT}. */
+  /** Takes the oldest arrival of {@code task}: its time, or {@link #ABSENT}. */
   public long remove(Object task) {
     Entry e = take(task);
     if (e == null) return ABSENT;
@@ -143,7 +190,7 @@ public class ArrivalTable {
     return e.arrival;
   }
 
-  /** Entries held now (collected tasks included until expunged). */
+  /** Arrivals held now (collected tasks' included until expunged). */
   public int size() {
     int n = 0;
     for (Stripe s : stripes) {
@@ -154,7 +201,7 @@ public class ArrivalTable {
     return n;
   }
 
-  /** Drops the entries of collected tasks; returns how many. */
+  /** Drops the entries of collected tasks; returns how many arrivals went with them. */
   public int expunge() {
     int n = 0;
     for (Stripe s : stripes) {
@@ -165,18 +212,34 @@ public class ArrivalTable {
     return n;
   }
 
-  /** Drops every entry (the agent stops). */
+  /** Drops every entry (the agent stops, or the pool terminated). */
   public void clear() {
     for (Stripe s : stripes) {
       synchronized (s) {
         Entry[] b = s.buckets;
         for (int i = 0; i < b.length; i++) {
-          for (Entry e = b[i]; e != null; e = e.next) onExpunged(e);
+          for (Entry e = b[i]; e != null; e = e.next) {
+            for (int k = e.arrivals(); k > 0; k--) onExpunged(e);
+          }
           b[i] = null;
         }
-        s.count = 0;
+        s.count = s.entries = 0;
       }
     }
+  }
+
+  private static void unlink(Stripe s, Entry[] b, int i, Entry prev, Entry e) {
+    if (prev == null) b[i] = e.next;
+    else prev.next = e.next;
+    e.next = null;
+    s.entries--;
+  }
+
+  /** A collected entry was unlinked: its arrivals leave the count, and the owner hears of each. */
+  private void onCollected(Entry e) {
+    Stripe s = stripes[e.hash & stripeMask];
+    s.count -= e.arrivals();
+    for (int k = e.arrivals(); k > 0; k--) onExpunged(e);
   }
 
   private int expunge(Stripe s) {
@@ -187,11 +250,9 @@ public class ArrivalTable {
       for (Entry e = b[i]; e != null; ) {
         Entry next = e.next;
         if (e.refersTo(null)) {
-          if (prev == null) b[i] = next;
-          else prev.next = next;
-          s.count--;
-          n++;
-          onExpunged(e);
+          unlink(s, b, i, prev, e);
+          n += e.arrivals();
+          onCollected(e);
         } else {
           prev = e;
         }
@@ -204,20 +265,12 @@ public class ArrivalTable {
   private static Entry[] resize(Stripe s) {
     Entry[] old = s.buckets;
     Entry[] b = new Entry[old.length * 2];
-    // Keep each chain's order (newest first) so the oldest duplicate stays last.
-    // Old chain i splits into new chains i and i + old.length only, so appending keeps the order.
     for (Entry head : old) {
       for (Entry e = head; e != null; ) {
         Entry next = e.next;
         int i = (e.hash >>> 8) & (b.length - 1);
-        e.next = null;
-        if (b[i] == null) {
-          b[i] = e;
-        } else {
-          Entry t = b[i];
-          while (t.next != null) t = t.next;
-          t.next = e;
-        }
+        e.next = b[i];
+        b[i] = e;
         e = next;
       }
     }
@@ -225,6 +278,6 @@ public class ArrivalTable {
     return b;
   }
 
-  /** Called under a stripe lock for each entry dropped without being taken (collected, or cleared). */
+  /** Called under a stripe lock once per arrival dropped without being taken (collected, or cleared). */
   protected void onExpunged(Entry e) {}
 }

@@ -47,17 +47,22 @@ public final class AttachClient implements AutoCloseable {
   private final long pid;
   private final JMXConnector connector;
   private final MBeanServerConnection mbs;
-  /** How long loading the agent took (ms), for the record. */
+  /** How long attaching took (ms): the Attach API, loading the agent, the JMX connection. */
   public final long attachMillis;
   /** Whether this client loaded the agent (false: it was running already). */
   public final boolean loadedNow;
 
-  private AttachClient(long pid, JMXConnector connector, long attachMillis, boolean loadedNow) throws IOException {
+  /** When the agent was in place in the target ({@code System.nanoTime()} here). */
+  public final long agentReadyNanos;
+
+  private AttachClient(long pid, JMXConnector connector, long attachMillis, boolean loadedNow, long agentReadyNanos)
+      throws IOException {
     this.pid = pid;
     this.connector = connector;
     this.mbs = connector.getMBeanServerConnection();
     this.attachMillis = attachMillis;
     this.loadedNow = loadedNow;
+    this.agentReadyNanos = agentReadyNanos;
   }
 
   public long pid() {
@@ -82,17 +87,30 @@ public final class AttachClient implements AutoCloseable {
     }
     String address;
     boolean loadedNow = false;
+    long loadedAt = 0;
     JMXConnector c = null;
     try {
-      // The JDK's local connector first: through it we can see whether the agent runs already
-      // (a second load would print the JDK's dynamic-agent warning in the target again).
-      address = vm.startLocalManagementAgent();
-      c = JMXConnectorFactory.connect(new JMXServiceURL(address));
-      if (!c.getMBeanServerConnection().isRegistered(name(AGENT))) {
+      // Is the agent there already? Only if the JDK's local JMX connector runs (every top starts it)
+      // and shows the agent's MXBean; loading it again would print the JDK's dynamic-agent warning in
+      // the target again. Otherwise load it first, so it measures while the connector starts and we
+      // connect to it.
+      address = vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
+      if (address != null) {
+        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
+        if (!c.getMBeanServerConnection().isRegistered(name(AGENT))) {
+          vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
+          loadedNow = true;
+          loadedAt = System.nanoTime();
+        }
+      } else {
         vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
         loadedNow = true;
+        loadedAt = System.nanoTime();
+        address = vm.startLocalManagementAgent();
+        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
       }
-      AttachClient client = new AttachClient(pid, c, (System.nanoTime() - t0) / 1_000_000, loadedNow);
+      AttachClient client = new AttachClient(pid, c, (System.nanoTime() - t0) / 1_000_000, loadedNow,
+          loadedNow ? loadedAt : System.nanoTime());
       c = null;
       return client;
     } catch (AgentLoadException e) {

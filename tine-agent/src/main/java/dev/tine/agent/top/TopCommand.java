@@ -64,7 +64,7 @@ public final class TopCommand implements Callable<Integer> {
   @Option(names = "--stop-agent", description = "Stop the agent in the target (original bytecode back) and exit.")
   boolean stopAgent;
 
-  private long attachStart;
+  private long attachStart, attachMillis, agentReady;
 
   @Override
   public Integer call() throws Exception {
@@ -90,6 +90,8 @@ public final class TopCommand implements Callable<Integer> {
       err.println("tine top: " + e.getMessage());
       return e.exitCode;
     }
+    attachMillis = client.attachMillis;
+    agentReady = client.agentReadyNanos;
     try (client) {
       if (stopAgent) {
         client.stopAgent();
@@ -104,7 +106,7 @@ public final class TopCommand implements Callable<Integer> {
       int shown = 0;
       long next = System.nanoTime();
       while (count < 0 || shown < count) {
-        if (shown == 0) waitForFirstFigures(client, t0);
+        if (shown == 0) waitForFirstFigures(client, client.agentReadyNanos);
         Map<String, Object> agent = client.agent();
         List<Map<String, Object>> pools = TopTable.visible(client.pools(), all);
         if (json) {
@@ -137,12 +139,12 @@ public final class TopCommand implements Callable<Integer> {
   }
 
   /**
-   * A single refresh right after the agent arrived would show rates over a few milliseconds: wait
-   * for the agent's first tick (a second of measuring), but not past 2.8 s after the attach began,
-   * so the first figures come within 3 s.
+   * A refresh right after the agent arrived would show rates over a few milliseconds: wait for the
+   * agent's first tick (a second of measuring), but not past 2.8 s after the agent was loaded, so
+   * the first figures come within 3 s of it.
    */
-  private void waitForFirstFigures(AttachClient client, long t0) throws IOException, InterruptedException {
-    long deadline = t0 + 2_800_000_000L;
+  private void waitForFirstFigures(AttachClient client, long agentReady) throws IOException, InterruptedException {
+    long deadline = agentReady + 2_800_000_000L;
     while (System.nanoTime() < deadline) {
       if (client.agent().get("Ticks") instanceof Number n && n.longValue() >= 1) return;
       Thread.sleep(50);
@@ -153,7 +155,9 @@ public final class TopCommand implements Callable<Integer> {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("time", Instant.now().toString());
     d.put("pid", pid);
-    d.put("since_attach_ms", (System.nanoTime() - attachStart) / 1_000_000);
+    d.put("attach_ms", attachMillis);
+    d.put("since_agent_loaded_ms", (System.nanoTime() - agentReady) / 1_000_000);
+    d.put("since_attach_began_ms", (System.nanoTime() - attachStart) / 1_000_000);
     d.put("jvm", TopTable.jvm(agent, pools));
     List<Map<String, Object>> rs = new ArrayList<>();
     for (Map<String, Object> p : pools) rs.add(TopTable.record(p));

@@ -61,6 +61,44 @@ class ArrivalTableTest {
   }
 
   @Test
+  void aTaskQueuedManyTimesCostsConstantTimePerArrival() {
+    ArrivalTable t = new ArrivalTable(1 << 20);
+    Runnable r = () -> {};
+    long t0 = System.nanoTime();
+    for (int i = 0; i < 100_000; i++) assertTrue(t.put(r, i, null));
+    for (int i = 0; i < 100_000; i++) assertEquals(i, t.remove(r));
+    assertEquals(0, t.size());
+    // a linear scan per arrival would take minutes here; constant time takes milliseconds
+    assertTrue(System.nanoTime() - t0 < 20_000_000_000L);
+  }
+
+  @Test
+  void duplicatesOfACollectedTaskAreAllExpunged() throws Exception {
+    AtomicInteger expunged = new AtomicInteger();
+    ArrivalTable t = new ArrivalTable(100) {
+      @Override
+      protected void onExpunged(Entry e) {
+        expunged.incrementAndGet();
+      }
+    };
+    Object task = new Object();
+    WeakReference<Object> ref = new WeakReference<>(task);
+    t.put(task, 1, null);
+    t.put(task, 2, null);
+    t.put(task, 3, null);
+    assertEquals(3, t.size());
+    task = null;
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (ref.get() != null && System.nanoTime() < deadline) {
+      System.gc();
+      Thread.sleep(10);
+    }
+    assertEquals(3, t.expunge());
+    assertEquals(3, expunged.get());
+    assertEquals(0, t.size());
+  }
+
+  @Test
   void fullTableRefusesThenAcceptsAgainOnceEmptied() {
     ArrivalTable t = new ArrivalTable(64);
     List<Object> keep = new ArrayList<>();
