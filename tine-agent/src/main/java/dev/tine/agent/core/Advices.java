@@ -10,7 +10,7 @@ import net.bytebuddy.asm.Advice;
  * {@code StackOverflowError}) vanish before it reaches the application's code. Arguments are typed
  * {@code Object} so the advice never names a JDK-private type.
  *
- * <p>Where the points are, and why (see also {@code docs/design/agent.md}):
+ * <p>Where the points are, and why (see also {@code tine-agent/DESIGN.md}):
  *
  * <ul>
  *   <li>{@code ThreadPoolExecutor.execute} (enter): an arrival; its time goes into a side table

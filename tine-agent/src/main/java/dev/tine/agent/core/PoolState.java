@@ -363,6 +363,15 @@ final class PoolState {
   /** The readable name: the threads' common prefix, else class@creation site, else class#id. */
   String nameNow() {
     if (kind == Kind.FORK_JOIN && ref.get() == ForkJoinPool.commonPool()) return "ForkJoinPool.commonPool";
+    if (kind == Kind.TINE && name == null) {
+      Object pool = ref.get();
+      try {
+        if (pool != null) name = String.valueOf(pool.getClass().getMethod("name").invoke(pool)); // its own name
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        rt.failed(e);
+      }
+      if (name != null) return name;
+    }
     List<String> names = threads.names();
     String p = PoolNames.commonPrefix(names);
     if (p != null) {
