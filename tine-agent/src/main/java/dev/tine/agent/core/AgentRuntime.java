@@ -37,7 +37,7 @@ public final class AgentRuntime {
   private volatile boolean stopped;
   volatile double totalLittlesL;
   volatile double processCpuLoad = -1;
-  private long lastProcessCpu = -1, lastProcessCpuAt;
+  private long lastProcessCpu = processCpuNanos(), lastProcessCpuAt = System.nanoTime();
 
   private AgentRuntime(Instrumentation inst, AgentConfig config, boolean premain) {
     this.inst = inst;

@@ -347,8 +347,8 @@ final class PoolState {
       f.recommendedSize = r.poolSize();
       double a = f.arrivalRate * f.serviceMs / 1000.0;
       Object cpu = r.figures().get("cpu_demand_cores");
-      f.recommendation = String.format(Locale.ROOT, "λS=%.2f busy; p90 wait≤%.3g ms needs %d%s", a, maxWait,
-          r.poolSize(), cpu instanceof Double d ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores) : "");
+      f.recommendation = String.format(Locale.ROOT, "λS=%.2f busy, ρ=%.2f keeps p90 wait ≤ %.3g ms%s", a,
+          a / r.poolSize(), maxWait, cpu instanceof Double d ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores) : "");
     } catch (IllegalArgumentException e) {
       String msg = e.getMessage();
       if (msg != null && msg.startsWith("CPU capacity")) {

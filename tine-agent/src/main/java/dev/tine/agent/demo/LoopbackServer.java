@@ -42,7 +42,9 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code totals}: {@code TOTALS submitted rejected completed}.
  *   <li>{@code quit}.
  * </ul>
- * At start it prints {@code PORT p PID q}.
+ * At start it prints {@code PORT p PID q}. With the argument {@code housekeeping} it also runs what
+ * a real server has beside its request pool: a scheduled pool ticking every 20 ms, and an audit
+ * record per request handed to the common {@code ForkJoinPool} ({@code CompletableFuture.runAsync}).
  */
 public final class LoopbackServer {
   /** Per finished request: end (wall ms), wait (ns), service (ns). A ring: the last LOG entries. */
@@ -52,6 +54,8 @@ public final class LoopbackServer {
   private long submitted, rejected, completed;
 
   private volatile ExecutorService pool;
+  private volatile boolean audit;
+  private final java.util.concurrent.atomic.AtomicLong audited = new java.util.concurrent.atomic.AtomicLong();
 
   public static long expected(int id, int cpuIterations) {
     long h = id * 0x9E3779B97F4A7C15L;
@@ -64,11 +68,18 @@ public final class LoopbackServer {
   }
 
   public static void main(String[] args) throws Exception {
-    new LoopbackServer().run(args.length > 0 ? String.join(" ", args) : "fixed 1");
+    java.util.List<String> a = new java.util.ArrayList<>(java.util.List.of(args));
+    boolean housekeeping = a.remove("housekeeping");
+    new LoopbackServer().run(a.isEmpty() ? "fixed 1" : String.join(" ", a), housekeeping);
   }
 
-  private void run(String initialPool) throws Exception {
+  private void run(String initialPool, boolean housekeeping) throws Exception {
     pool = newPool(initialPool.trim().split("\\s+"));
+    if (housekeeping) {
+      audit = true;
+      java.util.concurrent.ScheduledExecutorService sched = Executors.newScheduledThreadPool(1);
+      sched.scheduleAtFixedRate(() -> expected((int) System.nanoTime(), 20_000), 20, 20, TimeUnit.MILLISECONDS);
+    }
     ServerSocket ss = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(() -> accept(ss), "acceptor");
     acceptor.setDaemon(true);
@@ -168,6 +179,7 @@ public final class LoopbackServer {
           if (sleepMicros > 0) LockSupport.parkNanos(sleepMicros * 1000L);
           long r = expected(id, cpu);
           reply(out, id, r);
+          if (audit) java.util.concurrent.CompletableFuture.runAsync(() -> audited.addAndGet(expected(id, 2_000)));
           log(start - submittedAt, System.nanoTime() - start); // the whole task but this line
         };
         synchronized (this) {

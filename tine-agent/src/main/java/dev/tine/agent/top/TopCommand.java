@@ -119,6 +119,7 @@ public final class TopCommand implements Callable<Integer> {
         out.flush();
         shown++;
         if (count >= 0 && shown >= count) break;
+        if (shown == 1) next = System.nanoTime(); // the first refresh waited for the agent's first tick
         next += (long) (interval * 1e9);
         long sleep = next - System.nanoTime();
         if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
