@@ -35,12 +35,15 @@ import picocli.CommandLine.Spec;
  */
 @Command(
     name = "attach-experiment",
+    aliases = "attach",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 004's experiments on an unmodified server: 1 client and pool 1, then 10 clients and pools 1, 4, 8.",
-      "The server (its own JVM, plain Executors.newFixedThreadPool) knows nothing of Tine; the agent is",
-      "attached to it, and the table (Little's L, dead time, CPU...) comes from the agent's MXBeans, beside",
-      "the dead time the server measured itself. Seed 004 saw dead time ≈ 90%, 60%, 19% for pools 1, 4, 8."
+      "Seed 004's experiments on an unmodified server: 1 client and pool 1, then",
+      "10 clients and pools 1, 4, 8. The server (its own JVM, plain",
+      "Executors.newFixedThreadPool) knows nothing of Tine; the agent is attached",
+      "to it, and the table (Little's L, dead time, CPU...) comes from the agent's",
+      "MXBeans, beside the dead time the server measured itself. Seed 004 saw dead",
+      "time ≈ 90%, 60%, 19% for pools 1, 4, 8."
     })
 public final class AttachExperiment implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -23,15 +23,19 @@ import picocli.CommandLine.Spec;
     name = "top",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows every thread pool of a running JVM (same user), refreshed like top: threads, arrival rate λ,",
-      "service time S, queue wait Wq (p50/p99), Little's L = λ·(Wq+S), seed 004's dead time, rejections,",
-      "CPU of the pool's threads and PoolSizeAdvisor's size, plus the whole JVM's ΣL against its cores.",
+      "Shows the thread pools of a running JVM (same user), refreshed like top:",
+      "threads, arrival rate λ, service time S, queue wait Wq (p50/p99), Little's",
+      "L = λ·(Wq+S), seed 004's dead time, rejections, the CPU of the pool's threads",
+      "and PoolSizeAdvisor's size; and the whole JVM's ΣL against its cores.",
       "",
-      "It loads tine-agent.jar into the target with the Attach API (the JVM's code is not changed) and",
-      "reads the agent's MXBeans over the target's local JMX connector. JDK 21+ prints a warning in the",
-      "target when an agent is loaded at run time; start the target with -XX:+EnableDynamicAgentLoading",
-      "(or with -javaagent:tine-agent.jar) to allow it silently. The agent stays loaded after top exits",
-      "(a later top starts at once); --stop-agent gives the target its original bytecode back."
+      "It loads tine-agent.jar into the target with the Attach API (the target's",
+      "code is not changed) and reads the agent's MXBeans over the target's local",
+      "JMX connector. Pools made before the agent arrived appear when they next",
+      "run a task. JDK 21+ prints a warning in the target when an agent is loaded",
+      "at run time: start it with -XX:+EnableDynamicAgentLoading to allow that",
+      "silently, or with -javaagent:tine-agent.jar. The agent stays loaded after",
+      "top exits (a later top starts at once); --stop-agent takes it out.",
+      ""
     })
 public final class TopCommand implements Callable<Integer> {
   @Spec CommandSpec spec;

@@ -121,6 +121,10 @@ public final class TopTable {
           f(num(p.get("CpuPercent")), 0), advice);
       sb.append(width > 0 ? trunc(line, width) : line).append(System.lineSeparator());
     }
+    if (pools.isEmpty()) {
+      sb.append("(no pool has run a task since the agent arrived; pools made before it appear at their next task)")
+          .append(System.lineSeparator());
+    }
     double sumL = (double) j.get("sum_littles_l");
     int cores = (int) j.get("processors");
     double load = (double) j.get("process_cpu_load");
