@@ -110,11 +110,14 @@ final class Advices {
     }
   }
 
-  /** {@code ForkJoinTask.fork()}: from a thread outside any pool it pushes into the common pool. */
+  /**
+   * {@code ForkJoinTask.fork()}: from a thread outside any pool it pushes into the common pool. The
+   * test for a pool thread is inlined, so a fork inside a pool costs one type check.
+   */
   static final class Fork {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This Object task) {
-      TineBridge.fjFork(task);
+      if (!(Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread)) TineBridge.fjFork(task);
     }
   }
 

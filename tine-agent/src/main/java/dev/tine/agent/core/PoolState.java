@@ -81,8 +81,13 @@ final class PoolState {
     }
   }
 
+  /**
+   * Whether the pool is shown: once it ran something since the agent arrived (a meter), and a
+   * ForkJoinPool also while it has workers (the ticker finds them). A pool only constructed (the
+   * common pool when its class initializes) is not, until it is used.
+   */
   boolean isActive() {
-    return meter != null || kind == Kind.FORK_JOIN || kind == Kind.TINE;
+    return meter != null || kind == Kind.TINE || kind == Kind.FORK_JOIN && threads.size() > 0;
   }
 
   PoolMeter meter() {
