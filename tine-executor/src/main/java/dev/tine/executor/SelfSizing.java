@@ -25,6 +25,7 @@ final class SelfSizing {
   private final int min, max;
   private final double targetUtilization;
   private final int cores;
+  /** Ticks in a row whose target was below the size. Confined to the tick listener (ticks never overlap). */
   private int lowerStreak;
 
   SelfSizing(int min, int max, double targetUtilization, int cores) {

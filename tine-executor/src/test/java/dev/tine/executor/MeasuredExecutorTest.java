@@ -201,6 +201,8 @@ class MeasuredExecutorTest {
     MeasuredExecutor ex = MeasuredExecutor.builder().name("t-jmx").poolSize(2).build();
     assertTrue(server.isRegistered(ex.mxBeanName()));
     ex.submit(() -> sleep(2)).get();
+    // a task is recorded (afterExecute) just after its Future completes: let the record land
+    awaitQuiet(() -> ex.snapshot().completed() == 1);
     assertEquals(1L, server.getAttribute(ex.mxBeanName(), "Completed"));
     ex.close();
     assertFalse(server.isRegistered(ex.mxBeanName()));
