@@ -59,6 +59,7 @@ class IdentityIT {
     String sched = a.get("sched");
     assertTrue(sched != null && sched.matches("arrivals=(\\d+) completed=\\1 rejected=0 failed=0 state=terminated"), sched);
     assertTrue(Integer.parseInt(sched.replaceAll("arrivals=(\\d+).*", "$1")) >= 6, sched);
+    assertEquals("true", a.get("sched-due"), "a scheduled task's wait counts from its due time: " + all);
     assertEquals("0", a.get("dropped").replaceAll(".*: ", ""), "collected pools are forgotten: " + all);
     assertTrue(a.get("failures=0").startsWith("last="), all);
   }
