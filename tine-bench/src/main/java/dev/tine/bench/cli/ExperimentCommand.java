@@ -9,7 +9,8 @@ import picocli.CommandLine.Spec;
 @Command(name = "experiment", mixinStandardHelpOptions = true,
     description = "Runs one of the seeds' experiments on this machine (thread-pool ones on loopback TCP only).",
     subcommands = {PoolVsThreadsCommand.class, PoolSizingCommand.class, ThreadingModelsCommand.class,
-        ForkJoinTuningCommand.class, GcCommand.class, DataWidthCommand.class, CommandLine.HelpCommand.class})
+        ForkJoinTuningCommand.class, GcCommand.class, DataWidthCommand.class,
+        dev.tine.agent.experiment.AttachExperiment.class, CommandLine.HelpCommand.class})
 final class ExperimentCommand implements Runnable {
   @Spec CommandSpec spec;
 

@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     version = "tine 0.1.0",
     description = "Tine: a work-stealing fork/join runtime, its benchmarks and experiments.",
-    subcommands = {BenchCommand.class, CompareCommand.class, ReportCommand.class, AdviseCommand.class, ExperimentCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {BenchCommand.class, CompareCommand.class, ReportCommand.class, AdviseCommand.class, ExperimentCommand.class,
+      dev.tine.agent.top.TopCommand.class, CommandLine.HelpCommand.class})
 public final class TineCli implements Runnable {
   @Spec CommandSpec spec;
 

@@ -1,0 +1,62 @@
+package dev.tine.agent.bootstrap;
+
+/**
+ * What the agent does at each instrumented point. The advice inlined into JDK classes calls
+ * {@link TineBridge}'s static methods, which forward to the one installed implementation. This
+ * interface and {@link TineBridge} are the only agent classes the bootstrap class loader sees
+ * (they are appended to its search path before anything is instrumented), so they must depend on
+ * nothing but {@code java.base}.
+ *
+ * <p>Every method runs on an application thread, inside the application's own call (submitting a
+ * task, a pool thread taking one): it must not block, must not call the application's code except
+ * where stated, and may throw (the bridge counts it and carries on).
+ */
+public interface TineHooks {
+  /** A ThreadPoolExecutor (or subclass) finished a constructor. */
+  void tpeCreated(Object pool);
+
+  /** {@code ThreadPoolExecutor.execute(task)} was entered: an arrival (task not null). */
+  void tpeExecute(Object pool, Object task);
+
+  /** {@code ThreadPoolExecutor.reject(task)} was entered: the pool refused the task. */
+  void tpeReject(Object pool, Object task);
+
+  /** A pool thread asks for its next task ({@code getTask} entered): its previous task, if any, ended. */
+  void tpeIdle(Object pool);
+
+  /** {@code getTask} returned {@code task} (not null): it starts now on this thread. */
+  void tpeTaken(Object pool, Object task);
+
+  /** A pool thread starts ({@code Worker.run} entered); {@code firstTask} (or null) runs first. */
+  void tpeWorkerStart(Object pool, Object firstTask);
+
+  /** A pool thread ends ({@code Worker.run} returned, or threw {@code thrown}). */
+  void tpeWorkerExit(Object pool, Throwable thrown);
+
+  /** A ForkJoinPool finished a constructor. */
+  void fjCreated(Object pool);
+
+  /**
+   * {@code task} is being submitted to {@code pool} through its submission methods: an arrival,
+   * unless the calling thread is one of the pool's own workers (then it is like a fork).
+   */
+  void fjSubmit(Object pool, Object task);
+
+  /** {@code task.fork()} was called: from a thread outside any pool, an arrival at the common pool. */
+  void fjFork(Object task);
+
+  /** A submission of {@code task} to {@code pool} threw {@code thrown} (a rejection if it is a RejectedExecutionException). */
+  void fjRejected(Object pool, Object task, Throwable thrown);
+
+  /**
+   * {@code ForkJoinTask.doExec} was entered (only while {@link TineBridge#fjPending} is non-zero):
+   * returns a token for {@link #fjEnd} if {@code task} is a timed external submission, else null.
+   */
+  Object fjStart(Object task);
+
+  /** The task of {@code token} (from {@link #fjStart}) finished running. */
+  void fjEnd(Object token);
+
+  /** A submission method of Tine's {@code dev.tine.WorkStealingPool} was entered. */
+  void tineSubmit(Object pool);
+}

@@ -1,0 +1,154 @@
+package dev.tine.agent.core;
+
+import dev.tine.executor.ThreadRecorder;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
+import java.lang.ref.WeakReference;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The threads seen working for one pool (weakly held): for the pool's name (their common prefix),
+ * its CPU time, and which of them hold a recorder. Added to by pool threads (once each), read and
+ * pruned by the ticker; a lock guards it, never held while anything else runs.
+ */
+final class ThreadSet {
+  static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+  static final boolean CPU = THREADS.isThreadCpuTimeSupported();
+
+  /** One thread of the pool. */
+  static final class Member {
+    final WeakReference<Thread> thread;
+    final long tid;
+    /** Its CPU time when last read (-1: unknown); guarded by the set's lock. */
+    long lastCpu = -1;
+    /** Its recorder, or null; guarded by the set's lock. */
+    ThreadRecorder recorder;
+    boolean gone;
+
+    Member(Thread t) {
+      this.thread = new WeakReference<>(t);
+      this.tid = t.threadId();
+    }
+  }
+
+  private final Map<Long, Member> members = new HashMap<>();
+  /** Names of threads seen (live or not), the most recent last, at most NAMES: a pool keeps its name after its threads end. */
+  private final java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+  private static final int NAMES = 32;
+
+  private void remember(String name) {
+    names.remove(name);
+    names.addLast(name);
+    if (names.size() > NAMES) names.removeFirst();
+  }
+  /** CPU time of the pool's threads counted so far (ns). */
+  private long cpuNanos;
+
+  /** Adds the calling thread (or returns it if present), with the CPU time it has used so far as its start. */
+  synchronized Member join(Thread t, ThreadRecorder recorder) {
+    Member m = members.get(t.threadId());
+    if (m != null && m.thread.refersTo(t)) {
+      if (m.recorder == null) m.recorder = recorder;
+      return m;
+    }
+    m = new Member(t);
+    m.recorder = recorder;
+    if (CPU && t == Thread.currentThread()) m.lastCpu = THREADS.getCurrentThreadCpuTime();
+    members.put(m.tid, m);
+    remember(t.getName());
+    return m;
+  }
+
+  /** For threads found by the ticker (ForkJoinPool workers): adds it if absent. */
+  synchronized void ensure(Thread t) {
+    Member m = members.get(t.threadId());
+    if (m == null || !m.thread.refersTo(t)) {
+      m = new Member(t);
+      m.lastCpu = CPU ? THREADS.getThreadCpuTime(m.tid) : -1; // counts from now on
+      members.put(m.tid, m);
+      remember(t.getName());
+    }
+  }
+
+  /**
+   * The calling thread leaves the pool: counts its CPU time up to now and returns its recorder (for
+   * the caller to release), or null.
+   */
+  synchronized ThreadRecorder leave(Member m) {
+    if (m.gone) return null;
+    m.gone = true;
+    members.remove(m.tid, m);
+    if (CPU && m.lastCpu >= 0) {
+      long cpu = THREADS.getCurrentThreadCpuTime();
+      if (cpu >= m.lastCpu) cpuNanos += cpu - m.lastCpu;
+    }
+    ThreadRecorder r = m.recorder;
+    m.recorder = null;
+    return r;
+  }
+
+  /**
+   * Ticker: reads every live member's CPU time into the total, drops ended threads, and returns the
+   * recorders those held (the meter drops them itself; the caller only updates its counts).
+   */
+  synchronized List<ThreadRecorder> refresh() {
+    List<ThreadRecorder> dropped = null;
+    for (Iterator<Member> it = members.values().iterator(); it.hasNext(); ) {
+      Member m = it.next();
+      Thread t = m.thread.get();
+      if (t == null || !t.isAlive()) {
+        it.remove();
+        m.gone = true;
+        if (m.recorder != null) {
+          if (dropped == null) dropped = new ArrayList<>();
+          dropped.add(m.recorder);
+          m.recorder = null;
+        }
+        continue;
+      }
+      remember(t.getName()); // threads may rename themselves (RMI's do)
+      if (CPU) {
+        long cpu = THREADS.getThreadCpuTime(m.tid);
+        if (cpu >= 0) {
+          if (m.lastCpu < 0) {
+            // first reading for a thread that joined before we could read it: count from here
+          } else if (cpu >= m.lastCpu) {
+            cpuNanos += cpu - m.lastCpu;
+          }
+          m.lastCpu = cpu;
+        }
+      }
+    }
+    return dropped == null ? List.of() : dropped;
+  }
+
+  /** CPU time of the pool's threads so far (ns), or -1 if the JVM does not measure it. */
+  synchronized long cpuNanos() {
+    return CPU ? cpuNanos : -1;
+  }
+
+  /** Names of the threads seen lately (live or ended), at most 32. */
+  synchronized List<String> names() {
+    return new ArrayList<>(names);
+  }
+
+  synchronized int size() {
+    return members.size();
+  }
+
+  /** Every recorder held (the agent stops). */
+  synchronized List<ThreadRecorder> clear() {
+    List<ThreadRecorder> out = new ArrayList<>();
+    for (Member m : members.values()) {
+      if (m.recorder != null) out.add(m.recorder);
+      m.recorder = null;
+      m.gone = true;
+    }
+    members.clear();
+    return out;
+  }
+}

@@ -1,0 +1,263 @@
+package dev.tine.agent.top;
+
+import com.sun.tools.attach.AgentInitializationException;
+import com.sun.tools.attach.AgentLoadException;
+import com.sun.tools.attach.AttachNotSupportedException;
+import com.sun.tools.attach.VirtualMachine;
+import com.sun.tools.attach.VirtualMachineDescriptor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import javax.management.Attribute;
+import javax.management.MBeanAttributeInfo;
+import javax.management.MBeanServerConnection;
+import javax.management.ObjectName;
+import javax.management.remote.JMXConnector;
+import javax.management.remote.JMXConnectorFactory;
+import javax.management.remote.JMXServiceURL;
+
+/**
+ * Loads the agent into a running JVM of the same user (the Attach API) and reads its MXBeans over
+ * that JVM's local JMX connector, which the Attach API starts ({@code startLocalManagementAgent}:
+ * the JDK's own local-only connector, the one JConsole uses; the agent opens nothing).
+ *
+ * <p>The target is checked before attaching: on Linux, attaching to a process that is not a JVM
+ * sends it SIGQUIT, which would kill most programs.
+ */
+public final class AttachClient implements AutoCloseable {
+  /** Why the agent could not be attached: a message meant for the user, and an exit status. */
+  public static final class AttachProblem extends Exception {
+    public final int exitCode;
+
+    AttachProblem(String message, int exitCode) {
+      super(message);
+      this.exitCode = exitCode;
+    }
+  }
+
+  public static final String POOLS = "dev.tine.agent:type=Pool,*";
+  public static final String AGENT = "dev.tine.agent:type=Agent";
+
+  private final long pid;
+  private final JMXConnector connector;
+  private final MBeanServerConnection mbs;
+  /** How long attaching took (ms): the Attach API, loading the agent, the JMX connection. */
+  public final long attachMillis;
+  /** Whether this client loaded the agent (false: it was running already). */
+  public final boolean loadedNow;
+
+  /** When the agent was in place in the target ({@code System.nanoTime()} here). */
+  public final long agentReadyNanos;
+
+  private AttachClient(long pid, JMXConnector connector, long attachMillis, boolean loadedNow, long agentReadyNanos)
+      throws IOException {
+    this.pid = pid;
+    this.connector = connector;
+    this.mbs = connector.getMBeanServerConnection();
+    this.attachMillis = attachMillis;
+    this.loadedNow = loadedNow;
+    this.agentReadyNanos = agentReadyNanos;
+  }
+
+  public long pid() {
+    return pid;
+  }
+
+  /**
+   * Checks the target, loads the agent into it (if it is not running there already) and connects
+   * to its local JMX connector.
+   */
+  public static AttachClient attach(long pid, Path agentJar, String agentOptions) throws AttachProblem {
+    checkTarget(pid);
+    long t0 = System.nanoTime();
+    VirtualMachine vm;
+    try {
+      vm = VirtualMachine.attach(Long.toString(pid));
+    } catch (AttachNotSupportedException e) {
+      throw new AttachProblem("cannot attach to pid " + pid + ": " + e.getMessage()
+          + " (was it started with -XX:+DisableAttachMechanism, or in another container?)", 1);
+    } catch (IOException e) {
+      throw new AttachProblem("cannot attach to pid " + pid + ": " + e.getMessage(), 1);
+    }
+    String address;
+    boolean loadedNow = false;
+    long loadedAt = 0;
+    JMXConnector c = null;
+    try {
+      // Is the agent there already? Only if the JDK's local JMX connector runs (every top starts it)
+      // and shows the agent's MXBean; loading it again would print the JDK's dynamic-agent warning in
+      // the target again. Otherwise load it first, so it measures while the connector starts and we
+      // connect to it.
+      address = vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
+      if (address != null) {
+        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
+        if (!c.getMBeanServerConnection().isRegistered(name(AGENT))) {
+          vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
+          loadedNow = true;
+          loadedAt = System.nanoTime();
+        }
+      } else {
+        vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
+        loadedNow = true;
+        loadedAt = System.nanoTime();
+        address = vm.startLocalManagementAgent();
+        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
+      }
+      AttachClient client = new AttachClient(pid, c, (System.nanoTime() - t0) / 1_000_000, loadedNow,
+          loadedNow ? loadedAt : System.nanoTime());
+      c = null;
+      return client;
+    } catch (AgentLoadException e) {
+      String m = String.valueOf(e.getMessage());
+      throw new AttachProblem(m.contains("Dynamic agent loading")
+          ? "pid " + pid + " refuses agents loaded at run time: start it with -XX:+EnableDynamicAgentLoading"
+              + " (or with -javaagent:" + agentJar + ")"
+          : "pid " + pid + " could not load " + agentJar + ": " + m, 1);
+    } catch (AgentInitializationException e) {
+      throw new AttachProblem("the agent failed to start in pid " + pid + " (see its standard error): " + e.getMessage(), 1);
+    } catch (IOException e) {
+      throw new AttachProblem("lost pid " + pid + " while loading the agent or connecting to its local JMX connector: "
+          + e.getMessage(), 1);
+    } finally {
+      if (c != null) {
+        try {
+          c.close();
+        } catch (IOException ignored) {
+          // closing a failed connection
+        }
+      }
+      try {
+        vm.detach();
+      } catch (IOException ignored) {
+        // the connection is gone either way
+      }
+    }
+  }
+
+  /** Refuses, with a clear message, a pid that is not a live JVM of the same user. */
+  static void checkTarget(long pid) throws AttachProblem {
+    if (pid <= 0) throw new AttachProblem("not a process id: " + pid, 2);
+    if (pid == ProcessHandle.current().pid()) throw new AttachProblem("pid " + pid + " is this tine process itself", 2);
+    Optional<ProcessHandle> ph = ProcessHandle.of(pid);
+    if (ph.isEmpty() || !ph.get().isAlive()) throw new AttachProblem("no process with pid " + pid, 3);
+    ProcessHandle.Info info = ph.get().info();
+    String me = System.getProperty("user.name");
+    String owner = info.user().orElse(null);
+    if (owner == null) owner = procOwner(pid);
+    if (owner != null && !owner.equals(me)) {
+      throw new AttachProblem("pid " + pid + " belongs to user " + owner + ", not " + me
+          + ": tine top attaches only to JVMs of the same user (run it as " + owner + ")", 4);
+    }
+    if (!isJvm(pid)) {
+      String cmd = info.command().orElse("?");
+      throw new AttachProblem("pid " + pid + " (" + cmd + ") is not a Java virtual machine", 5);
+    }
+  }
+
+  private static String procOwner(long pid) {
+    try {
+      return Files.getOwner(Path.of("/proc", Long.toString(pid))).getName();
+    } catch (IOException | UnsupportedOperationException e) {
+      return null;
+    }
+  }
+
+  /** Listed by the JVMs' performance data, or (Linux) has libjvm mapped. */
+  static boolean isJvm(long pid) {
+    String id = Long.toString(pid);
+    try {
+      for (VirtualMachineDescriptor d : VirtualMachine.list()) {
+        if (d.id().equals(id)) return true;
+      }
+    } catch (RuntimeException e) {
+      // no jvmstat: fall through
+    }
+    Path maps = Path.of("/proc", id, "maps");
+    if (Files.isReadable(maps)) {
+      try (var lines = Files.lines(maps)) {
+        return lines.anyMatch(l -> l.endsWith("/libjvm.so"));
+      } catch (IOException | java.io.UncheckedIOException e) {
+        return false;
+      }
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+
+  /** The agent's own figures (attribute name → value). */
+  public Map<String, Object> agent() throws IOException {
+    try {
+      return attributes(name(AGENT));
+    } catch (javax.management.InstanceNotFoundException e) {
+      throw new IOException("the agent is not running in pid " + pid + " (stopped?)", e);
+    }
+  }
+
+  /** One map per measured pool (attribute name → value), ordered by pool id. */
+  public List<Map<String, Object>> pools() throws IOException {
+    Map<Integer, Map<String, Object>> byId = new TreeMap<>();
+    for (ObjectName on : mbs.queryNames(name(POOLS), null)) {
+      try {
+        Map<String, Object> m = attributes(on);
+        byId.put(((Number) m.getOrDefault("Id", byId.size())).intValue(), m);
+      } catch (javax.management.InstanceNotFoundException e) {
+        attributeNames.remove(on); // the pool was forgotten between the query and the read
+      }
+    }
+    return new ArrayList<>(byId.values());
+  }
+
+  /** Stops the agent in the target (it gives back the original bytecode). */
+  public void stopAgent() throws IOException {
+    try {
+      mbs.invoke(name(AGENT), "stop", new Object[0], new String[0]);
+    } catch (javax.management.JMException e) {
+      throw new IOException(e);
+    }
+  }
+
+  private final Map<ObjectName, String[]> attributeNames = new LinkedHashMap<>();
+
+  private Map<String, Object> attributes(ObjectName on) throws IOException, javax.management.InstanceNotFoundException {
+    try {
+      String[] names = attributeNames.get(on);
+      if (names == null) {
+        MBeanAttributeInfo[] infos = mbs.getMBeanInfo(on).getAttributes();
+        names = new String[infos.length];
+        for (int i = 0; i < infos.length; i++) names[i] = infos[i].getName();
+        attributeNames.put(on, names);
+      }
+      Map<String, Object> m = new LinkedHashMap<>();
+      for (Attribute a : mbs.getAttributes(on, names).asList()) m.put(a.getName(), a.getValue());
+      return m;
+    } catch (javax.management.InstanceNotFoundException e) {
+      throw e;
+    } catch (javax.management.JMException e) {
+      throw new IOException(e.getMessage(), e);
+    }
+  }
+
+  private static ObjectName name(String s) {
+    try {
+      return new ObjectName(s);
+    } catch (javax.management.MalformedObjectNameException e) {
+      throw new IllegalArgumentException(e);
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      connector.close();
+    } catch (IOException ignored) {
+      // the target may be gone
+    }
+  }
+}

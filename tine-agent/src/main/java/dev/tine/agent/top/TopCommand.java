@@ -1,0 +1,181 @@
+package dev.tine.agent.top;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code tine top <pid>}: loads the agent into a running JVM and shows its thread pools, refreshed
+ * every second, as top does.
+ */
+@Command(
+    name = "top",
+    mixinStandardHelpOptions = true,
+    description = {
+      "Shows the thread pools of a running JVM (same user), refreshed like top:",
+      "threads, arrival rate λ, service time S, queue wait Wq (p50/p99), Little's",
+      "L = λ·(Wq+S), seed 004's dead time, rejections, the CPU of the pool's threads",
+      "and PoolSizeAdvisor's size; and the whole JVM's ΣL against its cores.",
+      "",
+      "It loads tine-agent.jar into the target with the Attach API (the target's",
+      "code is not changed) and reads the agent's MXBeans over the target's local",
+      "JMX connector. Pools made before the agent arrived appear when they next",
+      "run a task. JDK 21+ prints a warning in the target when an agent is loaded",
+      "at run time: start it with -XX:+EnableDynamicAgentLoading to allow that",
+      "silently, or with -javaagent:tine-agent.jar. The agent stays loaded after",
+      "top exits (a later top starts at once); --stop-agent takes it out.",
+      ""
+    })
+public final class TopCommand implements Callable<Integer> {
+  @Spec CommandSpec spec;
+
+  @Parameters(index = "0", paramLabel = "PID", description = "Process id of the JVM to look into.")
+  long pid;
+
+  @Option(names = "--once", description = "Print one refresh and exit.")
+  boolean once;
+
+  @Option(names = "--json", description = "One JSON document per refresh (one line; one record per pool), for scripts.")
+  boolean json;
+
+  @Option(names = "--interval", paramLabel = "SECONDS", description = "Seconds between refreshes (default: 1).")
+  double interval = 1;
+
+  @Option(names = "--count", paramLabel = "N", description = "Stop after N refreshes (default: until interrupted).")
+  int count = -1;
+
+  @Option(names = "--all", description = "Also show the RMI/JMX pools that top's own connection uses.")
+  boolean all;
+
+  @Option(names = "--agent-jar", paramLabel = "FILE", description = "The agent jar (default: found beside this one).")
+  Path agentJar;
+
+  @Option(names = "--agent-options", paramLabel = "K=V,...",
+      description = "Options for the agent when it is loaded now (window, tick, maxTimedThreads, ...).")
+  String agentOptions;
+
+  @Option(names = "--stop-agent", description = "Stop the agent in the target (original bytecode back) and exit.")
+  boolean stopAgent;
+
+  private long attachStart, attachMillis, agentReady;
+
+  @Override
+  public Integer call() throws Exception {
+    PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
+    if (!(interval > 0)) {
+      err.println("tine top: --interval must be positive, was " + interval);
+      return 2;
+    }
+    if (once) count = 1;
+    Path jar;
+    try {
+      jar = AgentJar.locate(agentJar);
+    } catch (IOException e) {
+      err.println("tine top: " + e.getMessage());
+      return 2;
+    }
+    long t0 = System.nanoTime();
+    attachStart = t0;
+    AttachClient client;
+    try {
+      client = AttachClient.attach(pid, jar, agentOptions);
+    } catch (AttachClient.AttachProblem e) {
+      err.println("tine top: " + e.getMessage());
+      return e.exitCode;
+    }
+    attachMillis = client.attachMillis;
+    agentReady = client.agentReadyNanos;
+    try (client) {
+      if (stopAgent) {
+        client.stopAgent();
+        err.println("tine top: agent in pid " + pid + " stopped");
+        return 0;
+      }
+      if (client.loadedNow && !json) {
+        err.println("tine top: agent loaded into pid " + pid + " in " + client.attachMillis + " ms. JDK 21+ prints a"
+            + " warning there about a dynamically loaded agent; -XX:+EnableDynamicAgentLoading allows it silently.");
+      }
+      boolean tty = System.console() != null && !json;
+      int shown = 0;
+      long next = System.nanoTime();
+      while (count < 0 || shown < count) {
+        if (shown == 0) waitForFirstFigures(client, client.agentReadyNanos);
+        Map<String, Object> agent = client.agent();
+        List<Map<String, Object>> pools = TopTable.visible(client.pools(), all);
+        if (json) {
+          out.println(Json.write(document(agent, pools)));
+        } else {
+          if (tty) out.print("\033[H\033[2J");
+          out.print(TopTable.render(pid, agent, pools, tty ? terminalWidth() : 0));
+          if (!tty && count != 1) out.println();
+        }
+        out.flush();
+        shown++;
+        if (count >= 0 && shown >= count) break;
+        if (shown == 1) next = System.nanoTime(); // the first refresh waited for the agent's first tick
+        next += (long) (interval * 1e9);
+        long sleep = next - System.nanoTime();
+        if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
+        if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+          err.println("tine top: pid " + pid + " has exited");
+          return 0;
+        }
+      }
+      return 0;
+    } catch (IOException e) {
+      if (!ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)) {
+        err.println("tine top: pid " + pid + " has exited");
+        return 0;
+      }
+      err.println("tine top: lost the connection to pid " + pid + ": " + e.getMessage());
+      return 1;
+    }
+  }
+
+  /**
+   * A refresh right after the agent arrived would show rates over a few milliseconds: wait for the
+   * agent's first tick (a second of measuring), but not past 2.8 s after the agent was loaded, so
+   * the first figures come within 3 s of it.
+   */
+  private void waitForFirstFigures(AttachClient client, long agentReady) throws IOException, InterruptedException {
+    long deadline = agentReady + 2_800_000_000L;
+    while (System.nanoTime() < deadline) {
+      if (client.agent().get("Ticks") instanceof Number n && n.longValue() >= 1) return;
+      Thread.sleep(50);
+    }
+  }
+
+  private Map<String, Object> document(Map<String, Object> agent, List<Map<String, Object>> pools) {
+    Map<String, Object> d = new LinkedHashMap<>();
+    d.put("time", Instant.now().toString());
+    d.put("pid", pid);
+    d.put("attach_ms", attachMillis);
+    d.put("since_agent_loaded_ms", (System.nanoTime() - agentReady) / 1_000_000);
+    d.put("since_attach_began_ms", (System.nanoTime() - attachStart) / 1_000_000);
+    d.put("jvm", TopTable.jvm(agent, pools));
+    List<Map<String, Object>> rs = new ArrayList<>();
+    for (Map<String, Object> p : pools) rs.add(TopTable.record(p));
+    d.put("pools", rs);
+    return d;
+  }
+
+  private static int terminalWidth() {
+    String c = System.getenv("COLUMNS");
+    try {
+      return c != null ? Integer.parseInt(c.trim()) : 160;
+    } catch (NumberFormatException e) {
+      return 160;
+    }
+  }
+}

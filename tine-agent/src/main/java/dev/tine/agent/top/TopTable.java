@@ -1,0 +1,149 @@
+package dev.tine.agent.top;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** Renders what {@code tine top} read: one row per pool, and the whole JVM (seed 004's system view). */
+public final class TopTable {
+  private TopTable() {}
+
+  /** The JVM row's figures, from the pools' and the agent's attributes. */
+  public static Map<String, Object> jvm(Map<String, Object> agent, List<Map<String, Object>> pools) {
+    double sumL = 0;
+    double cpu = 0;
+    for (Map<String, Object> p : pools) {
+      double l = num(p.get("LittlesL"));
+      if (!Double.isNaN(l)) sumL += l;
+      double c = num(p.get("CpuPercent"));
+      if (c > 0) cpu += c;
+    }
+    int cores = (int) num(agent.getOrDefault("Processors", Runtime.getRuntime().availableProcessors()));
+    Map<String, Object> m = new LinkedHashMap<>();
+    m.put("pools", pools.size());
+    m.put("processors", cores);
+    m.put("sum_littles_l", sumL);
+    m.put("l_per_core", cores > 0 ? sumL / cores : Double.NaN);
+    m.put("pool_cpu_percent", cpu);
+    m.put("process_cpu_load", num(agent.get("ProcessCpuLoad")));
+    m.put("agent_failures", agent.get("Failures"));
+    m.put("agent_last_failure", agent.get("LastFailure"));
+    return m;
+  }
+
+  /** Keeps pools the user asked about: drops the JMX/RMI machinery {@code top} itself brings unless {@code all}. */
+  public static List<Map<String, Object>> visible(List<Map<String, Object>> pools, boolean all) {
+    if (all) return pools;
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> p : pools) {
+      String name = String.valueOf(p.get("Name"));
+      String site = String.valueOf(p.get("CreatedAt"));
+      if (name.startsWith("RMI ") || name.startsWith("JMX ") || site.startsWith("TCPTransport")
+          || site.startsWith("RuntimeUtil")) {
+        continue;
+      }
+      out.add(p);
+    }
+    return out;
+  }
+
+  /** The attributes first in each record, in this order; the rest follow. */
+  private static final List<String> ORDER = List.of("Id", "Name", "Kind", "State", "PoolClass", "CreatedAt",
+      "CorePoolSize", "MaximumPoolSize", "PoolSize", "ActiveCount", "QueueLength", "Parallelism", "StealCount",
+      "WindowSeconds", "ArrivalRate", "RetirementRate", "ServiceMillis", "WaitMillis", "ResponseMillis",
+      "WaitP50Millis", "WaitP90Millis", "WaitP99Millis", "ServiceP50Millis", "ServiceP90Millis", "ServiceP99Millis",
+      "LittlesL", "DeadTimeRatio", "CpuPercent", "CpuPerTaskMillis", "RecommendedSize", "Recommendation",
+      "Arrivals", "Completed", "Rejected", "Failed");
+
+  /** One JSON-ready record per pool (snake_case keys, the main figures first). */
+  public static Map<String, Object> record(Map<String, Object> p) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (String k : ORDER) if (p.containsKey(k)) m.put(snake(k), p.get(k));
+    for (var e : p.entrySet()) m.putIfAbsent(snake(e.getKey()), e.getValue());
+    return m;
+  }
+
+  private static String snake(String s) {
+    return s.replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+  }
+
+  static double num(Object o) {
+    return o instanceof Number n ? n.doubleValue() : Double.NaN;
+  }
+
+  private static String kind(Object k) {
+    return switch (String.valueOf(k)) {
+      case "ThreadPoolExecutor" -> "TPE";
+      case "ScheduledThreadPoolExecutor" -> "STPE";
+      case "ForkJoinPool" -> "FJP";
+      case "WorkStealingPool" -> "TINE";
+      default -> String.valueOf(k);
+    };
+  }
+
+  private static String f(double d, int decimals) {
+    if (Double.isNaN(d) || d == -1) return "-";
+    if (Math.abs(d) >= 10000) return String.format(Locale.ROOT, "%.0f", d);
+    return String.format(Locale.ROOT, "%." + decimals + "f", d);
+  }
+
+  private static String ms(double d) {
+    if (Double.isNaN(d)) return "-";
+    if (d < 1) return String.format(Locale.ROOT, "%.3f", d);
+    if (d < 100) return String.format(Locale.ROOT, "%.1f", d);
+    return String.format(Locale.ROOT, "%.0f", d);
+  }
+
+  private static String trunc(String s, int n) {
+    return s.length() <= n ? s : s.substring(0, n - 1) + "…";
+  }
+
+  /** The table, as top would show it. */
+  public static String render(long pid, Map<String, Object> agent, List<Map<String, Object>> pools, int width) {
+    StringBuilder sb = new StringBuilder();
+    Map<String, Object> j = jvm(agent, pools);
+    sb.append(String.format(Locale.ROOT, "tine top - pid %d - %d pools - window %ss - %s%n", pid, pools.size(),
+        pools.isEmpty() ? "-" : f(num(pools.get(0).get("WindowSeconds")), 1), java.time.LocalTime.now().withNano(0)));
+    sb.append(String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n", "POOL", "KIND",
+        "THREADS c/m/a", "λ/s", "S ms", "Wq p50/p99 ms", "L", "DEAD%", "REJ", "CPU%", "ADVICE"));
+    for (Map<String, Object> p : pools) {
+      String threads = sizes(p);
+      String wq = ms(num(p.get("WaitP50Millis"))) + "/" + ms(num(p.get("WaitP99Millis")));
+      double dead = num(p.get("DeadTimeRatio"));
+      int rec = (int) num(p.get("RecommendedSize"));
+      String advice = (rec > 0 ? rec + ": " : "") + p.get("Recommendation");
+      String line = String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s",
+          trunc(String.valueOf(p.get("Name")), 26), kind(p.get("Kind")), threads, f(num(p.get("ArrivalRate")), 1),
+          ms(num(p.get("ServiceMillis"))), wq, f(num(p.get("LittlesL")), 2),
+          Double.isNaN(dead) ? "-" : f(100 * dead, 1), String.valueOf(p.get("Rejected")),
+          f(num(p.get("CpuPercent")), 0), advice);
+      sb.append(width > 0 ? trunc(line, width) : line).append(System.lineSeparator());
+    }
+    if (pools.isEmpty()) {
+      sb.append("(no pool has run a task since the agent arrived; pools made before it appear at their next task)")
+          .append(System.lineSeparator());
+    }
+    double sumL = (double) j.get("sum_littles_l");
+    int cores = (int) j.get("processors");
+    double load = (double) j.get("process_cpu_load");
+    sb.append(String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n", "JVM (all pools)", "",
+        "", "", "", "", f(sumL, 2), "", "", f((double) j.get("pool_cpu_percent"), 0),
+        String.format(Locale.ROOT, "ΣL = %.2f on %d cores = %.2f per core; process CPU %s", sumL, cores,
+            cores > 0 ? sumL / cores : Double.NaN, load < 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * load))));
+    Object failures = agent.get("Failures");
+    if (failures instanceof Number n && n.longValue() > 0) {
+      sb.append("agent failures (swallowed, the application went on): ").append(n).append(", last: ")
+          .append(agent.get("LastFailure")).append(System.lineSeparator());
+    }
+    return sb.toString();
+  }
+
+  private static String sizes(Map<String, Object> p) {
+    int core = (int) num(p.get("CorePoolSize")), max = (int) num(p.get("MaximumPoolSize"));
+    int active = (int) num(p.get("ActiveCount"));
+    String m = max == Integer.MAX_VALUE ? "∞" : Integer.toString(max);
+    return core + "/" + m + "/" + active;
+  }
+}
