@@ -135,8 +135,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   volatile Worker[] workers;
 
-  /** Per-slot counters and exited workers' CPU time, from which {@link #stats()} is taken. */
-  private final StatsTable statsTable;
+  /**
+   * Per-slot counters and exited workers' CPU time, from which {@link #stats()} is taken (and
+   * {@link PoolEvents}' samples).
+   */
+  final StatsTable statsTable;
 
   /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
   private volatile int blockedWorkers;
@@ -178,6 +181,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       }
     }
     this.mxBeanName = b.registerMXBean ? PoolMXBeanImpl.register(this) : null;
+    PoolEvents.register(this); // JFR samples; forgotten at termination
   }
 
   /** A builder with the defaults: parallelism = available processors, daemon workers. */
@@ -549,6 +553,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       lock.notifyAll();
     }
     PoolMXBeanImpl.unregister(mxBeanName);
+    PoolEvents.terminated(this);
   }
 
   // ---------------------------------------------------------------------------------------------
