@@ -67,7 +67,11 @@ final class PoolEvents {
       s = POOLS.remove(pool);
     }
     if (s != null && ready) {
-      PoolJfr.sample(pool, s);
+      try {
+        PoolJfr.sample(pool, s);
+      } catch (RuntimeException e) {
+        // a lost sample must not fail the pool's termination
+      }
     }
   }
 

@@ -24,7 +24,11 @@ final class PoolJfr {
       public void recorderInitialized(FlightRecorder recorder) {
         // JFR is initialized (now, or already when we registered): its metadata is loaded, so
         // registering our events costs little.
-        register();
+        try {
+          register();
+        } catch (RuntimeException | LinkageError e) {
+          // Never fail JFR's initialization for our events: go without them.
+        }
       }
 
       @Override

@@ -61,7 +61,11 @@ final class MeterEvents {
       s = METERS.remove(meter);
     }
     if (s != null && ready) {
-      MeterJfr.sample(meter, s);
+      try {
+        MeterJfr.sample(meter, s);
+      } catch (RuntimeException e) {
+        // a lost sample must not fail close()
+      }
     }
   }
 

@@ -25,7 +25,11 @@ final class MeterJfr {
     FlightRecorder.addListener(new FlightRecorderListener() {
       @Override
       public void recorderInitialized(FlightRecorder recorder) {
-        register();
+        try {
+          register();
+        } catch (RuntimeException | LinkageError e) {
+          // Never fail JFR's initialization for our events: go without them.
+        }
       }
 
       @Override
