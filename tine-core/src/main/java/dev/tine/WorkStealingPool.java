@@ -61,6 +61,8 @@ import javax.management.ObjectName;
  *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
  *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
  *       counters (plain fields, no shared writes) and their snapshots</td></tr>
+ *   <tr><td>{@code PoolEvents}, {@code PoolJfr}, {@code jfr/}</td><td>JDK Flight Recorder events:
+ *       periodic samples of every live pool, blocked joins (nothing loaded until JFR starts)</td></tr>
  * </table>
  *
  * <p><b>Queues.</b> Threads that are not workers submit to one lock-free external queue; tasks
