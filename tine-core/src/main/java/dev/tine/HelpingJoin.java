@@ -15,7 +15,8 @@ import dev.tine.deque.WorkDeque;
  *       If the target was never stolen (forked elsewhere, or submitted from outside) there is no
  *       chain, so scan the whole pool instead. A blocked thief's latent forks are claimed.
  *   <li>Spin, then yield, then block on the task with a short timed wait, and help again when it
- *       expires.
+ *       expires. A join that blocks is a JFR event ({@code dev.tine.JoinBlocked}, see {@link
+ *       PoolEvents}) while a recording wants it.
  * </ol>
  *
  * At parallelism 1 step 1 or the scan in step 2 always finds the target, so nested joins cannot
@@ -122,6 +123,8 @@ final class HelpingJoin {
     w.joining = task;
     boolean blocked = false;
     boolean hungry = false;
+    Object blockedEvent = null; // JFR's JoinBlocked, begun at the first block if a recording wants it
+    int waits = 0;
     try {
       int misses = 0;
       while ((s = task.status()) >= 0) {
@@ -154,8 +157,12 @@ final class HelpingJoin {
         } else if (misses < JOIN_SPINS + JOIN_YIELDS) {
           Thread.yield();
         } else {
-          if (!blocked && w.recordStats) w.counters.joinsBlocked++;
+          if (!blocked) {
+            if (w.recordStats) w.counters.joinsBlocked++;
+            if (PoolEvents.ready) blockedEvent = PoolJfr.beginJoinBlocked();
+          }
           blocked = true;
+          waits++;
           long wait = deadline == 0L ? JOIN_BLOCK_NANOS : Math.min(JOIN_BLOCK_NANOS, left);
           try {
             task.awaitDone(false, wait);
@@ -170,6 +177,9 @@ final class HelpingJoin {
       if (hungry) {
         w.pool.addHungry(-1);
         w.hungerOwed--;
+      }
+      if (blockedEvent != null) {
+        PoolJfr.endJoinBlocked(blockedEvent, w, task, waits);
       }
     }
     return s;

@@ -61,6 +61,8 @@ import javax.management.ObjectName;
  *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
  *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
  *       counters (plain fields, no shared writes) and their snapshots</td></tr>
+ *   <tr><td>{@code PoolEvents}, {@code PoolJfr}, {@code jfr/}</td><td>JDK Flight Recorder events:
+ *       periodic samples of every live pool, blocked joins (nothing loaded until JFR starts)</td></tr>
  * </table>
  *
  * <p><b>Queues.</b> Threads that are not workers submit to one lock-free external queue; tasks
@@ -135,8 +137,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   volatile Worker[] workers;
 
-  /** Per-slot counters and exited workers' CPU time, from which {@link #stats()} is taken. */
-  private final StatsTable statsTable;
+  /**
+   * Per-slot counters and exited workers' CPU time, from which {@link #stats()} is taken (and
+   * {@link PoolEvents}' samples).
+   */
+  final StatsTable statsTable;
 
   /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
   private volatile int blockedWorkers;
@@ -178,6 +183,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       }
     }
     this.mxBeanName = b.registerMXBean ? PoolMXBeanImpl.register(this) : null;
+    PoolEvents.register(this); // JFR samples; forgotten at termination
   }
 
   /** A builder with the defaults: parallelism = available processors, daemon workers. */
@@ -549,6 +555,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       lock.notifyAll();
     }
     PoolMXBeanImpl.unregister(mxBeanName);
+    PoolEvents.terminated(this);
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -95,6 +95,14 @@ import org.HdrHistogram.Recorder;
  * harvest or the listener) is counted ({@link #tickFailures()}, in every snapshot) and kept
  * ({@link #lastTickFailure()}); the next tick runs as usual. Snapshots harvest first, so they see
  * every record made before the call, ticked or not.
+ *
+ * <h2>JDK Flight Recorder</h2>
+ *
+ * While a recording enables them, every meter emits {@code dev.tine.PoolMeterStatistics} samples
+ * (λ, S, Wq, R, L, dead-time ratio, rejections and sizes over each period), {@code
+ * dev.tine.QueueWait} for a timed task that waited at least a threshold, and {@code
+ * dev.tine.TaskRejected} from {@link #reject()}; see {@link MeterEvents}. Without JFR in use they
+ * cost a volatile read per timed task and per rejection.
  */
 public final class PoolMeter implements AutoCloseable {
   /** What {@link #arrive()} returns for an arrival whose times are not sampled. */
@@ -135,6 +143,8 @@ public final class PoolMeter implements AutoCloseable {
   private long harvestedArrivals, harvestedRejected;
   private long harvestedUnregisteredCompleted, harvestedUnregisteredFailed;
   private long lastProcessCpu = processCpuNanos();
+  /** The counts of every completed tick, for JFR samples ({@link MeterEvents}). */
+  private final MeterTotals ticked = new MeterTotals();
 
   /** Null when the owner ticks. Its thread only runs {@link #tick()}. */
   private final ScheduledExecutorService ticker;
@@ -160,6 +170,7 @@ public final class PoolMeter implements AutoCloseable {
     } else {
       this.ticker = null;
     }
+    MeterEvents.register(this); // JFR samples; forgotten when closed
   }
 
   public static PoolMeterBuilder builder() {
@@ -202,6 +213,7 @@ public final class PoolMeter implements AutoCloseable {
   /** Counts one task the pool refused (after its {@link #arrive()}). Lock-free. */
   public void reject() {
     rejected.increment();
+    if (MeterEvents.ready) MeterJfr.rejected(this);
   }
 
   /**
@@ -291,6 +303,7 @@ public final class PoolMeter implements AutoCloseable {
       synchronized (lock) {
         long now = System.nanoTime();
         harvest(now);
+        ticked.add(window.current);
         window.rotate(now);
       }
       if (onTick != null) onTick.accept(this);
@@ -348,6 +361,19 @@ public final class PoolMeter implements AutoCloseable {
     return -1;
   }
 
+  /**
+   * The exact counts and timing sums since start into {@code into} (harvests first), for JFR
+   * samples; returns the {@code System.nanoTime()} they are of.
+   */
+  long totals(MeterTotals into) {
+    synchronized (lock) {
+      long now = System.nanoTime();
+      harvest(now);
+      into.set(ticked, window.current);
+      return now;
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Snapshots
 
@@ -386,7 +412,7 @@ public final class PoolMeter implements AutoCloseable {
   }
 
   /** The gauges' readings for a snapshot, outside the lock; -1 for none, or one that threw. */
-  private int poolSizeGauge() {
+  int poolSizeGauge() {
     try {
       return gauges == null ? -1 : gauges.poolSize();
     } catch (RuntimeException e) {
@@ -394,7 +420,7 @@ public final class PoolMeter implements AutoCloseable {
     }
   }
 
-  private int queueLengthGauge() {
+  int queueLengthGauge() {
     try {
       return gauges == null ? -1 : gauges.queueLength();
     } catch (RuntimeException e) {
@@ -409,12 +435,14 @@ public final class PoolMeter implements AutoCloseable {
   }
 
   /**
-   * Stops the meter's own ticker, if it has one, without waiting for a tick in progress. Recording
-   * and snapshots still work; {@link #tick()} still ticks.
+   * Stops the meter's own ticker, if it has one, without waiting for a tick in progress, and ends its
+   * JFR samples (a last one covers the time since the one before). Recording and snapshots still
+   * work; {@link #tick()} still ticks.
    */
   @Override
   public void close() {
     if (ticker != null) ticker.shutdownNow();
+    MeterEvents.closed(this); // a last JFR sample, and no more
   }
 
   @Override

@@ -15,7 +15,8 @@ import org.HdrHistogram.WriterReaderPhaser;
  * of the counts; for a timed task also two uncontended atomic increments (entering and leaving a
  * {@link WriterReaderPhaser}'s critical section) and three histogram increments. The caller's two
  * {@code System.nanoTime()} reads around a timed task (about 28 ns each on the development box)
- * cost about as much; sampling ({@link PoolMeterBuilder#sampling}) skips both for most tasks.
+ * cost about as much; sampling ({@link PoolMeterBuilder#sampling}) skips both for most tasks. A
+ * timed task also reads one volatile flag (whether JFR is in use, see {@link MeterEvents}).
  *
  * <p><b>Memory</b>: about 1.1 MB (two sets of three histograms, swapped at each harvest). If the
  * heap cannot spare them when the recorder is made, it still counts tasks exactly but times none
@@ -99,7 +100,9 @@ public final class ThreadRecorder {
     // with an acquire load. No atomic read-modify-write is needed.
     COMPLETED.setRelease(this, (long) COMPLETED.get(this) + 1);
     if (failed) FAILED.setRelease(this, (long) FAILED.get(this) + 1);
-    if (arrival == PoolMeter.UNTIMED || phaser == null) return;
+    if (arrival == PoolMeter.UNTIMED) return;
+    if (MeterEvents.ready) MeterJfr.queueWait(meter, start - arrival, end - start, failed); // JFR in use
+    if (phaser == null) return;
     long critical = phaser.writerCriticalSectionEnter();
     try {
       active.record(start - arrival, end - start);
