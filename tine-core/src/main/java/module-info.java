@@ -1,7 +1,9 @@
 /** Tine: a work-stealing fork/join runtime. Only {@code dev.tine} is API. */
 module dev.tine {
   requires transitive java.management; // WorkStealingPool.mxBeanName() returns an ObjectName
-  requires static jdk.jfr; // Flight Recorder events: used when present, never loaded before JFR starts
+  requires static jdk.jfr; // Flight Recorder events: used when present, never loaded before JFR
+
+  // starts
 
   exports dev.tine;
 }

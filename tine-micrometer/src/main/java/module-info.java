@@ -1,7 +1,7 @@
 /**
  * Micrometer meters for Tine's pools: {@link dev.tine.micrometer.WorkStealingPoolMetrics} and
- * {@link dev.tine.micrometer.ExecutorSnapshotMetrics} (a {@code MeasuredExecutor}, or any source
- * of {@code ExecutorSnapshot}s).
+ * {@link dev.tine.micrometer.ExecutorSnapshotMetrics} (a {@code MeasuredExecutor}, or any source of
+ * {@code ExecutorSnapshot}s).
  */
 @SuppressWarnings("requires-transitive-automatic") // micrometer.core is an automatic module
 module dev.tine.micrometer {

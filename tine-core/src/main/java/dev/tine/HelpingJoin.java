@@ -71,11 +71,11 @@ final class HelpingJoin {
 
   /**
    * Owner: our newest pending task, or null: a task in hand first, then latent entries (they are
-   * newer than anything in the deque, which holds promoted, i.e. older, entries), then the deque.
-   * A primitive join's latent half on top of the latent stack is not a task: inside a join its
-   * joiner is below us, so every latent entry is promoted (oldest first, so the deque keeps age
-   * order) and the deque's newest is taken; at top level (the run loop) no joiner is left, so the
-   * entry is dead and dropped.
+   * newer than anything in the deque, which holds promoted, i.e. older, entries), then the deque. A
+   * primitive join's latent half on top of the latent stack is not a task: inside a join its joiner
+   * is below us, so every latent entry is promoted (oldest first, so the deque keeps age order) and
+   * the deque's newest is taken; at top level (the run loop) no joiner is left, so the entry is
+   * dead and dropped.
    */
   static Task<?> popOwn(Worker w, boolean topLevel) {
     Task<?> t = w.inHand;
@@ -123,7 +123,8 @@ final class HelpingJoin {
     w.joining = task;
     boolean blocked = false;
     boolean hungry = false;
-    Object blockedEvent = null; // JFR's JoinBlocked, begun at the first block if a recording wants it
+    Object blockedEvent =
+        null; // JFR's JoinBlocked, begun at the first block if a recording wants it
     int waits = 0;
     try {
       int misses = 0;
@@ -218,7 +219,8 @@ final class HelpingJoin {
     // latent forks: claim one (from any blocked worker: the chain may pass through them).
     if (w.claims) {
       Worker[] ws = w.pool.workers;
-      return Stealing.claimFromBlocked(w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
+      return Stealing.claimFromBlocked(
+          w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
     }
     return null;
   }

@@ -13,17 +13,20 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * {@code invokeAll} and {@code invokeAny} for {@link WorkStealingPool}: a group of callables run
- * as tasks and awaited together. From outside the pool they are submitted and awaited with {@code
+ * {@code invokeAll} and {@code invokeAny} for {@link WorkStealingPool}: a group of callables run as
+ * tasks and awaited together. From outside the pool they are submitted and awaited with {@code
  * get}. From a worker of the pool an untimed wait joins (joins help, so the group runs even at
- * parallelism 1); a timed one must not run a candidate in place (it might block past the
- * deadline), so it waits as a managed block, which lets the pool run a spare worker meanwhile.
+ * parallelism 1); a timed one must not run a candidate in place (it might block past the deadline),
+ * so it waits as a managed block, which lets the pool run a spare worker meanwhile.
  */
 final class InvokeGroup {
   private InvokeGroup() {}
 
-  /** @param deadline a nanoTime, or 0 for none */
-  static <T> List<Future<T>> invokeAll(WorkStealingPool pool, Collection<? extends Callable<T>> tasks, long deadline)
+  /**
+   * @param deadline a nanoTime, or 0 for none
+   */
+  static <T> List<Future<T>> invokeAll(
+      WorkStealingPool pool, Collection<? extends Callable<T>> tasks, long deadline)
       throws InterruptedException {
     List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
     try {
@@ -61,7 +64,8 @@ final class InvokeGroup {
   }
 
   /** Timed invokeAny from a worker of this pool. */
-  static <T> T invokeAnyUntil(WorkStealingPool pool, Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+  static <T> T invokeAnyUntil(
+      WorkStealingPool pool, Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
@@ -101,7 +105,8 @@ final class InvokeGroup {
    *
    * @return false at the deadline
    */
-  private static <T> boolean awaitGroup(WorkStealingPool pool, List<Adapters.CallableTask<T>> fs, long deadline, boolean any)
+  private static <T> boolean awaitGroup(
+      WorkStealingPool pool, List<Adapters.CallableTask<T>> fs, long deadline, boolean any)
       throws InterruptedException {
     Thread me = Thread.currentThread();
     for (Adapters.CallableTask<T> f : fs) {
@@ -110,34 +115,36 @@ final class InvokeGroup {
     for (Task<T> f : fs) {
       pool.externalPush(f);
     }
-    WorkStealingPool.ManagedBlocker group = new WorkStealingPool.ManagedBlocker() {
-      @Override
-      public boolean isReleasable() {
-        boolean all = true;
-        for (Task<T> f : fs) {
-          if (!f.isDone()) {
-            all = false;
-          } else if (any && !f.isCompletedAbnormally()) {
-            return true;
+    WorkStealingPool.ManagedBlocker group =
+        new WorkStealingPool.ManagedBlocker() {
+          @Override
+          public boolean isReleasable() {
+            boolean all = true;
+            for (Task<T> f : fs) {
+              if (!f.isDone()) {
+                all = false;
+              } else if (any && !f.isCompletedAbnormally()) {
+                return true;
+              }
+            }
+            return all || deadline - System.nanoTime() <= 0L;
           }
-        }
-        return all || deadline - System.nanoTime() <= 0L;
-      }
 
-      @Override
-      public boolean block() throws InterruptedException {
-        for (int i = 0; i < 64 && !isReleasable(); i++) {
-          Thread.onSpinWait(); // a task that just unparked us sets its status a moment later
-        }
-        if (!isReleasable()) {
-          LockSupport.parkNanos(this, Math.min(1_000_000L, Math.max(1L, deadline - System.nanoTime())));
-        }
-        if (Thread.interrupted()) {
-          throw new InterruptedException();
-        }
-        return isReleasable();
-      }
-    };
+          @Override
+          public boolean block() throws InterruptedException {
+            for (int i = 0; i < 64 && !isReleasable(); i++) {
+              Thread.onSpinWait(); // a task that just unparked us sets its status a moment later
+            }
+            if (!isReleasable()) {
+              LockSupport.parkNanos(
+                  this, Math.min(1_000_000L, Math.max(1L, deadline - System.nanoTime())));
+            }
+            if (Thread.interrupted()) {
+              throw new InterruptedException();
+            }
+            return isReleasable();
+          }
+        };
     WorkStealingPool.managedBlock(group);
     return deadline - System.nanoTime() > 0L || allDone(fs);
   }
@@ -151,7 +158,9 @@ final class InvokeGroup {
     return true;
   }
 
-  /** Untimed invokeAny from a worker: joins the tasks in order (joins help: they run at p=1 too). */
+  /**
+   * Untimed invokeAny from a worker: joins the tasks in order (joins help: they run at p=1 too).
+   */
   static <T> T invokeAnyHelping(WorkStealingPool pool, Collection<? extends Callable<T>> tasks)
       throws InterruptedException, ExecutionException {
     List<Adapters.CallableTask<T>> fs = adaptAll(tasks);
@@ -178,7 +187,8 @@ final class InvokeGroup {
     }
   }
 
-  private static <T> List<Adapters.CallableTask<T>> adaptAll(Collection<? extends Callable<T>> tasks) {
+  private static <T> List<Adapters.CallableTask<T>> adaptAll(
+      Collection<? extends Callable<T>> tasks) {
     List<Adapters.CallableTask<T>> fs = new ArrayList<>(tasks.size());
     for (Callable<T> c : tasks) {
       fs.add(new Adapters.CallableTask<>(Objects.requireNonNull(c, "a task is null")));

@@ -58,11 +58,14 @@ final class Jobs {
         case SCOPE_INT_TO_LONG -> longResult = ((Scope.IntToLong) fn).apply(scope(), (int) arg);
         case SCOPE_LONG_TO_LONG -> longResult = ((Scope.LongToLong) fn).apply(scope(), arg);
         case SCOPE_RANGE_TO_LONG ->
-            longResult = ((Scope.RangeToLong) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
-        case SCOPE_INT_TO_DOUBLE -> doubleResult = ((Scope.IntToDouble) fn).apply(scope(), (int) arg);
+            longResult =
+                ((Scope.RangeToLong) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        case SCOPE_INT_TO_DOUBLE ->
+            doubleResult = ((Scope.IntToDouble) fn).apply(scope(), (int) arg);
         case SCOPE_LONG_TO_DOUBLE -> doubleResult = ((Scope.LongToDouble) fn).apply(scope(), arg);
         case SCOPE_RANGE_TO_DOUBLE ->
-            doubleResult = ((Scope.RangeToDouble) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+            doubleResult =
+                ((Scope.RangeToDouble) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
         case SCOPE_INT_TO_OBJECT -> {
           return ((Scope.IntTo<Object>) fn).apply(scope(), (int) arg);
         }
@@ -70,14 +73,16 @@ final class Jobs {
           return ((Scope.LongTo<Object>) fn).apply(scope(), arg);
         }
         case SCOPE_RANGE_TO_OBJECT -> {
-          return ((Scope.RangeTo<Object>) fn).apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+          return ((Scope.RangeTo<Object>) fn)
+              .apply(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
         }
         case SCOPE_TO_LONG -> longResult = ((Scope.ToLong) fn).apply(scope());
         case SCOPE_TO_DOUBLE -> doubleResult = ((Scope.ToDouble) fn).apply(scope());
         case SCOPE_TO_OBJECT -> {
           return ((Scope.To<Object>) fn).apply(scope());
         }
-        case SCOPE_RANGE_ACTION -> ((Scope.RangeAction) fn).run(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
+        case SCOPE_RANGE_ACTION ->
+            ((Scope.RangeAction) fn).run(scope(), Scope.rangeLo(arg), Scope.rangeHi(arg));
         default -> throw new IllegalStateException("unknown job kind " + kind);
       }
       return null;

@@ -20,15 +20,15 @@ import java.util.WeakHashMap;
  *       {@link WorkStealingPool#resetStats()} does not move them) and emits the differences since
  *       the pool's previous sample. A recording that starts moves every pool's baseline to its
  *       start, so no sample in it covers time before it.
- *   <li><b>Blocked joins</b> ({@code dev.tine.JoinBlocked}): {@link HelpingJoin}'s blocking
- *       branch, already the slowest path of a join, checks {@link #ready} and then calls {@link
- *       PoolJfr} itself (one frame fewer above the join in the event's stack trace).
+ *   <li><b>Blocked joins</b> ({@code dev.tine.JoinBlocked}): {@link HelpingJoin}'s blocking branch,
+ *       already the slowest path of a join, checks {@link #ready} and then calls {@link PoolJfr}
+ *       itself (one frame fewer above the join in the event's stack trace).
  * </ul>
  *
  * <p><b>Cost without JFR.</b> Loading the first event class of a JVM initializes JFR's metadata
  * (about 200 ms of CPU here), so no event class is loaded until JFR initializes (a recording is
- * created, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}): until then the only cost is
- * a listener registered with JFR as the first pool is built (about 1 ms) and a map entry per pool.
+ * created, {@code -XX:StartFlightRecording}, {@code jcmd JFR.start}): until then the only cost is a
+ * listener registered with JFR as the first pool is built (about 1 ms) and a map entry per pool.
  * Nothing on a task's path changes. In a runtime without the {@code jdk.jfr} module the listener
  * cannot be registered and pools run without events.
  */
@@ -93,7 +93,9 @@ final class PoolEvents {
     }
   }
 
-  /** Adds every worker slot's raw counters into {@code sums} (length {@link WorkerCounters#COUNT}). */
+  /**
+   * Adds every worker slot's raw counters into {@code sums} (length {@link WorkerCounters#COUNT}).
+   */
   static void readCounters(WorkStealingPool pool, long[] sums, long[] scratch) {
     java.util.Arrays.fill(sums, 0L);
     // The table has a slot for every slot of the workers array (it grows first), and a slot counts
@@ -119,8 +121,8 @@ final class PoolEvents {
     }
 
     /**
-     * Reads the pool's counters and writes into {@code delta} what they counted since the
-     * previous sample, which this becomes; returns the interval in nanoseconds.
+     * Reads the pool's counters and writes into {@code delta} what they counted since the previous
+     * sample, which this becomes; returns the interval in nanoseconds.
      */
     synchronized long sample(WorkStealingPool pool, long[] delta) {
       long t = System.nanoTime();

@@ -10,34 +10,35 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
- * The part of {@link PoolEvents} that uses {@code jdk.jfr}: loaded only from {@link
- * PoolEvents}'s initializer (which survives its absence), and called only once {@link
- * PoolEvents#ready} (JFR initialized, our events registered). Its methods take and return no
- * {@code jdk.jfr} type, so that callers such as {@link HelpingJoin} verify without JFR.
+ * The part of {@link PoolEvents} that uses {@code jdk.jfr}: loaded only from {@link PoolEvents}'s
+ * initializer (which survives its absence), and called only once {@link PoolEvents#ready} (JFR
+ * initialized, our events registered). Its methods take and return no {@code jdk.jfr} type, so that
+ * callers such as {@link HelpingJoin} verify without JFR.
  */
 final class PoolJfr {
   private PoolJfr() {}
 
   static void install() {
-    FlightRecorder.addListener(new FlightRecorderListener() {
-      @Override
-      public void recorderInitialized(FlightRecorder recorder) {
-        // JFR is initialized (now, or already when we registered): its metadata is loaded, so
-        // registering our events costs little.
-        try {
-          register();
-        } catch (RuntimeException | LinkageError e) {
-          // Never fail JFR's initialization for our events: go without them.
-        }
-      }
+    FlightRecorder.addListener(
+        new FlightRecorderListener() {
+          @Override
+          public void recorderInitialized(FlightRecorder recorder) {
+            // JFR is initialized (now, or already when we registered): its metadata is loaded, so
+            // registering our events costs little.
+            try {
+              register();
+            } catch (RuntimeException | LinkageError e) {
+              // Never fail JFR's initialization for our events: go without them.
+            }
+          }
 
-      @Override
-      public void recordingStateChanged(Recording recording) {
-        if (recording.getState() == RecordingState.RUNNING) {
-          PoolEvents.rebaseAll();
-        }
-      }
-    });
+          @Override
+          public void recordingStateChanged(Recording recording) {
+            if (recording.getState() == RecordingState.RUNNING) {
+              PoolEvents.rebaseAll();
+            }
+          }
+        });
   }
 
   private static synchronized void register() {

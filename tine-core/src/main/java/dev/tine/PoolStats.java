@@ -15,13 +15,13 @@ import java.util.List;
  * outside an inline join; <b>steals</b> tasks taken from another worker's deque;
  * <b>failedSteals</b> sweeps over all deques that found nothing; <b>joins</b> joins by workers of
  * incomplete tasks; <b>joinsHelped</b> of those, the ones whose target was not in the joiner's own
- * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least
- * once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work;
+ * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least once;
+ * <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work;
  * <b>latentForks</b> forks recorded latent; <b>promotions</b> latent forks (and loop halves) moved
  * to a deque because a worker was hungry; <b>promotedStolen</b> of those, the ones a thief took;
- * <b>inlineJoins</b> joins of a never-promoted fork, run by a direct call (included in joins and
- * in tasks executed); <b>claims</b> latent forks taken from a worker that was blocked outside
- * Tine (a latch, a queue, a timed get), which its owner could not promote.
+ * <b>inlineJoins</b> joins of a never-promoted fork, run by a direct call (included in joins and in
+ * tasks executed); <b>claims</b> latent forks taken from a worker that was blocked outside Tine (a
+ * latch, a queue, a timed get), which its owner could not promote.
  */
 public final class PoolStats {
   private final String poolName;
@@ -32,7 +32,13 @@ public final class PoolStats {
   private final List<WorkerStats> workers;
   private final long[] totals = new long[WorkerCounters.COUNT];
 
-  PoolStats(String poolName, int parallelism, int poolSize, int sleeping, long queued, List<WorkerStats> workers) {
+  PoolStats(
+      String poolName,
+      int parallelism,
+      int poolSize,
+      int sleeping,
+      long queued,
+      List<WorkerStats> workers) {
     this.poolName = poolName;
     this.parallelism = parallelism;
     this.poolSize = poolSize;
@@ -46,32 +52,93 @@ public final class PoolStats {
     }
   }
 
-  public String poolName() { return poolName; }
-  public int parallelism() { return parallelism; }
-  /** Live worker threads when the snapshot was taken. */
-  public int poolSize() { return poolSize; }
-  /** Sleeping workers when the snapshot was taken. */
-  public int sleeping() { return sleeping; }
-  /** Queued tasks when the snapshot was taken. */
-  public long queued() { return queued; }
-  /** One row per worker slot. */
-  public List<WorkerStats> workers() { return workers; }
+  public String poolName() {
+    return poolName;
+  }
 
-  public long tasksExecuted() { return totals[WorkerCounters.EXECUTED]; }
-  public long forks() { return totals[WorkerCounters.FORKS]; }
-  public long localPops() { return totals[WorkerCounters.LOCAL_POPS]; }
-  public long steals() { return totals[WorkerCounters.STEALS]; }
-  public long failedSteals() { return totals[WorkerCounters.FAILED_STEALS]; }
-  public long joins() { return totals[WorkerCounters.JOINS]; }
-  public long joinsHelped() { return totals[WorkerCounters.JOINS_HELPED]; }
-  public long joinsBlocked() { return totals[WorkerCounters.JOINS_BLOCKED]; }
-  public long parks() { return totals[WorkerCounters.PARKS]; }
-  public long idleNanos() { return totals[WorkerCounters.IDLE_NANOS]; }
-  public long latentForks() { return totals[WorkerCounters.LATENT_FORKS]; }
-  public long promotions() { return totals[WorkerCounters.PROMOTIONS]; }
-  public long promotedStolen() { return totals[WorkerCounters.PROMOTED_STOLEN]; }
-  public long inlineJoins() { return totals[WorkerCounters.INLINE_JOINS]; }
-  public long claims() { return totals[WorkerCounters.CLAIMS]; }
+  public int parallelism() {
+    return parallelism;
+  }
+
+  /** Live worker threads when the snapshot was taken. */
+  public int poolSize() {
+    return poolSize;
+  }
+
+  /** Sleeping workers when the snapshot was taken. */
+  public int sleeping() {
+    return sleeping;
+  }
+
+  /** Queued tasks when the snapshot was taken. */
+  public long queued() {
+    return queued;
+  }
+
+  /** One row per worker slot. */
+  public List<WorkerStats> workers() {
+    return workers;
+  }
+
+  public long tasksExecuted() {
+    return totals[WorkerCounters.EXECUTED];
+  }
+
+  public long forks() {
+    return totals[WorkerCounters.FORKS];
+  }
+
+  public long localPops() {
+    return totals[WorkerCounters.LOCAL_POPS];
+  }
+
+  public long steals() {
+    return totals[WorkerCounters.STEALS];
+  }
+
+  public long failedSteals() {
+    return totals[WorkerCounters.FAILED_STEALS];
+  }
+
+  public long joins() {
+    return totals[WorkerCounters.JOINS];
+  }
+
+  public long joinsHelped() {
+    return totals[WorkerCounters.JOINS_HELPED];
+  }
+
+  public long joinsBlocked() {
+    return totals[WorkerCounters.JOINS_BLOCKED];
+  }
+
+  public long parks() {
+    return totals[WorkerCounters.PARKS];
+  }
+
+  public long idleNanos() {
+    return totals[WorkerCounters.IDLE_NANOS];
+  }
+
+  public long latentForks() {
+    return totals[WorkerCounters.LATENT_FORKS];
+  }
+
+  public long promotions() {
+    return totals[WorkerCounters.PROMOTIONS];
+  }
+
+  public long promotedStolen() {
+    return totals[WorkerCounters.PROMOTED_STOLEN];
+  }
+
+  public long inlineJoins() {
+    return totals[WorkerCounters.INLINE_JOINS];
+  }
+
+  public long claims() {
+    return totals[WorkerCounters.CLAIMS];
+  }
 
   /** Sum of the workers' CPU time in nanoseconds, or -1 if unavailable. */
   public long cpuNanos() {
@@ -96,14 +163,44 @@ public final class PoolStats {
   @Override
   public String toString() {
     StringBuilder sb = new StringBuilder();
-    sb.append(String.format("pool %s: parallelism %d, live %d, sleeping %d, queued %d%n",
-        poolName, parallelism, poolSize, sleeping, queued));
-    String head = "%-6s %12s %12s %12s %10s %10s %12s %10s %10s %8s %10s %12s %10s %10s %10s %8s %10s %8s %10s%n";
-    sb.append(String.format(head, "worker", "executed", "forks", "localPops", "steals", "failedStl",
-        "joins", "joinHelp", "joinBlock", "parks", "idle ms", "inlineJoin", "promoted", "promStolen",
-        "cpu ms", "blocked", "blocked ms", "waited", "waited ms"));
+    sb.append(
+        String.format(
+            "pool %s: parallelism %d, live %d, sleeping %d, queued %d%n",
+            poolName, parallelism, poolSize, sleeping, queued));
+    String head =
+        "%-6s %12s %12s %12s %10s %10s %12s %10s %10s %8s %10s %12s %10s %10s %10s %8s %10s %8s %10s%n";
+    sb.append(
+        String.format(
+            head,
+            "worker",
+            "executed",
+            "forks",
+            "localPops",
+            "steals",
+            "failedStl",
+            "joins",
+            "joinHelp",
+            "joinBlock",
+            "parks",
+            "idle ms",
+            "inlineJoin",
+            "promoted",
+            "promStolen",
+            "cpu ms",
+            "blocked",
+            "blocked ms",
+            "waited",
+            "waited ms"));
     for (WorkerStats w : workers) {
-      appendRow(sb, String.valueOf(w.index), w.c, w.cpuNanos, w.blockedCount, w.blockedMillis, w.waitedCount, w.waitedMillis);
+      appendRow(
+          sb,
+          String.valueOf(w.index),
+          w.c,
+          w.cpuNanos,
+          w.blockedCount,
+          w.blockedMillis,
+          w.waitedCount,
+          w.waitedMillis);
     }
     long blockedN = 0, blockedMs = 0, waitedN = 0, waitedMs = 0;
     for (WorkerStats w : workers) {
@@ -116,16 +213,37 @@ public final class PoolStats {
     return sb.toString();
   }
 
-  private static void appendRow(StringBuilder sb, String label, long[] c, long cpuNanos,
-      long blockedN, long blockedMs, long waitedN, long waitedMs) {
-    sb.append(String.format("%-6s %12d %12d %12d %10d %10d %12d %10d %10d %8d %10d %12d %10d %10d %10s %8s %10s %8s %10s%n",
-        label, c[WorkerCounters.EXECUTED], c[WorkerCounters.FORKS], c[WorkerCounters.LOCAL_POPS],
-        c[WorkerCounters.STEALS], c[WorkerCounters.FAILED_STEALS], c[WorkerCounters.JOINS],
-        c[WorkerCounters.JOINS_HELPED], c[WorkerCounters.JOINS_BLOCKED], c[WorkerCounters.PARKS],
-        c[WorkerCounters.IDLE_NANOS] / 1_000_000, c[WorkerCounters.INLINE_JOINS],
-        c[WorkerCounters.PROMOTIONS], c[WorkerCounters.PROMOTED_STOLEN],
-        opt(cpuNanos < 0 ? -1 : cpuNanos / 1_000_000),
-        opt(blockedN), opt(blockedMs), opt(waitedN), opt(waitedMs)));
+  private static void appendRow(
+      StringBuilder sb,
+      String label,
+      long[] c,
+      long cpuNanos,
+      long blockedN,
+      long blockedMs,
+      long waitedN,
+      long waitedMs) {
+    sb.append(
+        String.format(
+            "%-6s %12d %12d %12d %10d %10d %12d %10d %10d %8d %10d %12d %10d %10d %10s %8s %10s %8s %10s%n",
+            label,
+            c[WorkerCounters.EXECUTED],
+            c[WorkerCounters.FORKS],
+            c[WorkerCounters.LOCAL_POPS],
+            c[WorkerCounters.STEALS],
+            c[WorkerCounters.FAILED_STEALS],
+            c[WorkerCounters.JOINS],
+            c[WorkerCounters.JOINS_HELPED],
+            c[WorkerCounters.JOINS_BLOCKED],
+            c[WorkerCounters.PARKS],
+            c[WorkerCounters.IDLE_NANOS] / 1_000_000,
+            c[WorkerCounters.INLINE_JOINS],
+            c[WorkerCounters.PROMOTIONS],
+            c[WorkerCounters.PROMOTED_STOLEN],
+            opt(cpuNanos < 0 ? -1 : cpuNanos / 1_000_000),
+            opt(blockedN),
+            opt(blockedMs),
+            opt(waitedN),
+            opt(waitedMs)));
   }
 
   private static String opt(long v) {
@@ -139,8 +257,15 @@ public final class PoolStats {
     final long[] c;
     final long cpuNanos, blockedCount, blockedMillis, waitedCount, waitedMillis;
 
-    WorkerStats(int index, String threadName, long[] counters, long cpuNanos, long blockedCount,
-        long blockedMillis, long waitedCount, long waitedMillis) {
+    WorkerStats(
+        int index,
+        String threadName,
+        long[] counters,
+        long cpuNanos,
+        long blockedCount,
+        long blockedMillis,
+        long waitedCount,
+        long waitedMillis) {
       this.index = index;
       this.threadName = threadName;
       this.c = counters;
@@ -151,33 +276,98 @@ public final class PoolStats {
       this.waitedMillis = waitedMillis;
     }
 
-    public int index() { return index; }
+    public int index() {
+      return index;
+    }
+
     /** The live thread's name, or null if the slot has no live worker. */
-    public String threadName() { return threadName; }
-    public long tasksExecuted() { return c[WorkerCounters.EXECUTED]; }
-    public long forks() { return c[WorkerCounters.FORKS]; }
-    public long localPops() { return c[WorkerCounters.LOCAL_POPS]; }
-    public long steals() { return c[WorkerCounters.STEALS]; }
-    public long failedSteals() { return c[WorkerCounters.FAILED_STEALS]; }
-    public long joins() { return c[WorkerCounters.JOINS]; }
-    public long joinsHelped() { return c[WorkerCounters.JOINS_HELPED]; }
-    public long joinsBlocked() { return c[WorkerCounters.JOINS_BLOCKED]; }
-    public long parks() { return c[WorkerCounters.PARKS]; }
-    public long idleNanos() { return c[WorkerCounters.IDLE_NANOS]; }
-    public long latentForks() { return c[WorkerCounters.LATENT_FORKS]; }
-    public long promotions() { return c[WorkerCounters.PROMOTIONS]; }
-    public long promotedStolen() { return c[WorkerCounters.PROMOTED_STOLEN]; }
-    public long inlineJoins() { return c[WorkerCounters.INLINE_JOINS]; }
-    public long claims() { return c[WorkerCounters.CLAIMS]; }
+    public String threadName() {
+      return threadName;
+    }
+
+    public long tasksExecuted() {
+      return c[WorkerCounters.EXECUTED];
+    }
+
+    public long forks() {
+      return c[WorkerCounters.FORKS];
+    }
+
+    public long localPops() {
+      return c[WorkerCounters.LOCAL_POPS];
+    }
+
+    public long steals() {
+      return c[WorkerCounters.STEALS];
+    }
+
+    public long failedSteals() {
+      return c[WorkerCounters.FAILED_STEALS];
+    }
+
+    public long joins() {
+      return c[WorkerCounters.JOINS];
+    }
+
+    public long joinsHelped() {
+      return c[WorkerCounters.JOINS_HELPED];
+    }
+
+    public long joinsBlocked() {
+      return c[WorkerCounters.JOINS_BLOCKED];
+    }
+
+    public long parks() {
+      return c[WorkerCounters.PARKS];
+    }
+
+    public long idleNanos() {
+      return c[WorkerCounters.IDLE_NANOS];
+    }
+
+    public long latentForks() {
+      return c[WorkerCounters.LATENT_FORKS];
+    }
+
+    public long promotions() {
+      return c[WorkerCounters.PROMOTIONS];
+    }
+
+    public long promotedStolen() {
+      return c[WorkerCounters.PROMOTED_STOLEN];
+    }
+
+    public long inlineJoins() {
+      return c[WorkerCounters.INLINE_JOINS];
+    }
+
+    public long claims() {
+      return c[WorkerCounters.CLAIMS];
+    }
+
     /** CPU time of this slot's threads in ns (-1 if unavailable). */
-    public long cpuNanos() { return cpuNanos; }
+    public long cpuNanos() {
+      return cpuNanos;
+    }
+
     /** Times the live thread entered BLOCKED (-1 if none live). */
-    public long blockedCount() { return blockedCount; }
+    public long blockedCount() {
+      return blockedCount;
+    }
+
     /** ms the live thread spent BLOCKED (-1 unless contention monitoring is on). */
-    public long blockedMillis() { return blockedMillis; }
+    public long blockedMillis() {
+      return blockedMillis;
+    }
+
     /** Times the live thread entered WAITING or TIMED_WAITING (-1 if none live). */
-    public long waitedCount() { return waitedCount; }
+    public long waitedCount() {
+      return waitedCount;
+    }
+
     /** ms the live thread spent WAITING (-1 unless contention monitoring is on). */
-    public long waitedMillis() { return waitedMillis; }
+    public long waitedMillis() {
+      return waitedMillis;
+    }
   }
 }

@@ -29,8 +29,8 @@ final class Promotion {
   private Promotion() {}
 
   /**
-   * Whether to offer work now: someone is hungry and our deque, which thieves take first, is
-   * empty. The one check behind {@link Tine#poll}, lazy loop splitting and promotion at joins.
+   * Whether to offer work now: someone is hungry and our deque, which thieves take first, is empty.
+   * The one check behind {@link Tine#poll}, lazy loop splitting and promotion at joins.
    */
   static boolean shouldOffer(Worker w) {
     return w.pool.hungry != 0 && w.deque.size() == 0;
@@ -77,10 +77,10 @@ final class Promotion {
   }
 
   /**
-   * Moves the oldest latent entry to the deque: a task as itself, a primitive join's second half
-   * as a {@link Jobs.Job} that its joiner will find in the entry's slot. Oldest first, because in
-   * divide-and-conquer code the oldest fork is the biggest piece (Lea's FIFO steals, for the
-   * same reason).
+   * Moves the oldest latent entry to the deque: a task as itself, a primitive join's second half as
+   * a {@link Jobs.Job} that its joiner will find in the entry's slot. Oldest first, because in
+   * divide-and-conquer code the oldest fork is the biggest piece (Lea's FIFO steals, for the same
+   * reason).
    *
    * @return false if there was nothing to promote
    */

@@ -9,24 +9,23 @@ import java.util.function.IntToLongFunction;
 import java.util.function.LongBinaryOperator;
 
 /**
- * Lazily split loops (Tine.forRange/reduceLong/reduceDouble): run the range sequentially and,
- * every {@link #POLL_EVERY} iterations, if some worker is hungry and our deque offers nothing,
- * hand the upper half of what remains to the deque. Splits are joined at the end, newest first,
- * which is index order for the combine. A thief that takes a half runs the same loop, so halves
- * split again while hunger lasts.
+ * Lazily split loops (Tine.forRange/reduceLong/reduceDouble): run the range sequentially and, every
+ * {@link #POLL_EVERY} iterations, if some worker is hungry and our deque offers nothing, hand the
+ * upper half of what remains to the deque. Splits are joined at the end, newest first, which is
+ * index order for the combine. A thief that takes a half runs the same loop, so halves split again
+ * while hunger lasts.
  *
- * <p><b>No iteration after the call returns.</b> Whether the loop ends normally or by an
- * exception, every split is accounted for before it returns: one not started yet is disarmed (a
- * CAS on its {@code state}, so it never runs its body), one started is waited for. The first
- * exception in index order is thrown, after all of them.
+ * <p><b>No iteration after the call returns.</b> Whether the loop ends normally or by an exception,
+ * every split is accounted for before it returns: one not started yet is disarmed (a CAS on its
+ * {@code state}, so it never runs its body), one started is waited for. The first exception in
+ * index order is thrown, after all of them.
  */
 final class Ranges {
   private Ranges() {}
 
   /**
-   * Iterations between polls of the hunger word: a poll is one shared read; 32 keeps it under
-   * a few percent of even a one-nanosecond body, and under 100 µs of latency for bodies up to
-   * about 3 µs.
+   * Iterations between polls of the hunger word: a poll is one shared read; 32 keeps it under a few
+   * percent of even a one-nanosecond body, and under 100 µs of latency for bodies up to about 3 µs.
    */
   static final int POLL_EVERY = 32;
 
@@ -69,8 +68,24 @@ final class Ranges {
       Worker w = (Worker) Thread.currentThread();
       switch (mode) {
         case FOR -> forRange(w, from, to, (IntConsumer) fn);
-        case LONG -> longResult = reduceLong(w, from, to, longIdentity, (IntToLongFunction) fn, (LongBinaryOperator) combine);
-        default -> doubleResult = reduceDouble(w, from, to, doubleIdentity, (IntToDoubleFunction) fn, (DoubleBinaryOperator) combine);
+        case LONG ->
+            longResult =
+                reduceLong(
+                    w,
+                    from,
+                    to,
+                    longIdentity,
+                    (IntToLongFunction) fn,
+                    (LongBinaryOperator) combine);
+        default ->
+            doubleResult =
+                reduceDouble(
+                    w,
+                    from,
+                    to,
+                    doubleIdentity,
+                    (IntToDoubleFunction) fn,
+                    (DoubleBinaryOperator) combine);
       }
       return null;
     }
@@ -85,7 +100,9 @@ final class Ranges {
     return end - i >= 2 && Promotion.shouldOffer(w);
   }
 
-  /** Publishes a split that the caller has already recorded, so the end of the loop accounts for it. */
+  /**
+   * Publishes a split that the caller has already recorded, so the end of the loop accounts for it.
+   */
   private static void publish(Worker w, RangeJob job) {
     job.markPromoted();
     Promotion.countPromotion(w);
@@ -150,7 +167,13 @@ final class Ranges {
     settle(splits, n, failure);
   }
 
-  static long reduceLong(Worker w, int from, int to, long identity, IntToLongFunction map, LongBinaryOperator combine) {
+  static long reduceLong(
+      Worker w,
+      int from,
+      int to,
+      long identity,
+      IntToLongFunction map,
+      LongBinaryOperator combine) {
     long acc = identity;
     int i = from, end = to, n = 0;
     RangeJob[] splits = null;
@@ -180,7 +203,13 @@ final class Ranges {
     return acc;
   }
 
-  static double reduceDouble(Worker w, int from, int to, double identity, IntToDoubleFunction map, DoubleBinaryOperator combine) {
+  static double reduceDouble(
+      Worker w,
+      int from,
+      int to,
+      double identity,
+      IntToDoubleFunction map,
+      DoubleBinaryOperator combine) {
     double acc = identity;
     int i = from, end = to, n = 0;
     RangeJob[] splits = null;

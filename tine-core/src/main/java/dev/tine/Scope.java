@@ -7,10 +7,10 @@ import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongBinaryOperator;
 
 /**
- * A worker's fork/join context, passed down a recursion as a parameter: the cheapest way to fork
- * at every level. Each join records its second half as a latent fork with a few plain stores and
- * runs it by a direct call when the first half returns, unless it was promoted meanwhile (then it
- * may run on another worker, and the join waits for it, helping).
+ * A worker's fork/join context, passed down a recursion as a parameter: the cheapest way to fork at
+ * every level. Each join records its second half as a latent fork with a few plain stores and runs
+ * it by a direct call when the first half returns, unless it was promoted meanwhile (then it may
+ * run on another worker, and the join waits for it, helping).
  *
  * <pre>{@code
  * static long fib(Scope s, int n) {
@@ -21,30 +21,30 @@ import java.util.function.LongBinaryOperator;
  *
  * <p><b>Which join to use.</b> A scope join costs about a call plus a few stores: it reads no
  * thread-local and no {@code Thread.currentThread()}, writes nothing shared, takes no fence, and
- * stores the function reference only when the slot held another one. {@link Tine#joinLong} does
- * the same work after a {@code Thread.currentThread()} lookup per join, and needs no parameter.
- * {@link Task#fork()}/{@link Task#join()} allocate a task per fork. Measured costs are in {@code
+ * stores the function reference only when the slot held another one. {@link Tine#joinLong} does the
+ * same work after a {@code Thread.currentThread()} lookup per join, and needs no parameter. {@link
+ * Task#fork()}/{@link Task#join()} allocate a task per fork. Measured costs are in {@code
  * docs/design/latent-forks.md}.
  *
  * <p><b>Arguments and results.</b> Each half takes an {@code int}, a {@code long}, or an index
  * range {@code [lo, hi)} (how array code splits), and returns a {@code long}, a {@code double}, an
  * object, or nothing (ranges). With non-capturing functions (method references to static methods)
  * an unpromoted join allocates nothing. Halves with other arguments capture them in a closure
- * ({@link #joinDouble(ToDouble, ToDouble, DoubleBinaryOperator)} and its siblings), which costs
- * the second half's allocation. The scope handed to a half is the scope of the worker
- * that runs it: a promoted half that runs elsewhere gets that worker's scope.
+ * ({@link #joinDouble(ToDouble, ToDouble, DoubleBinaryOperator)} and its siblings), which costs the
+ * second half's allocation. The scope handed to a half is the scope of the worker that runs it: a
+ * promoted half that runs elsewhere gets that worker's scope.
  *
  * <p><b>Exceptions</b> are as for {@link Tine#joinLong}: if the first half throws, a latent second
  * half is dropped and a promoted one is waited for, and the first half's exception propagates;
  * otherwise the second half's exception propagates, the same object.
  *
- * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it
- * escaped into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}.
- * The owner is checked on every slow path: an empty latent stack (so an escaped scope is caught at
- * its first join whenever its owner is not inside a join itself), a promotion, and a second half
- * that is not where its join left it (what concurrent use of one stack leads to). The fast path
- * does not look: that check would cost a thread lookup per join. In a pool with {@code
- * eagerForks(true)} every scope join forks eagerly, as {@link Task#fork()} does there.
+ * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it escaped
+ * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}. The owner
+ * is checked on every slow path: an empty latent stack (so an escaped scope is caught at its first
+ * join whenever its owner is not inside a join itself), a promotion, and a second half that is not
+ * where its join left it (what concurrent use of one stack leads to). The fast path does not look:
+ * that check would cost a thread lookup per join. In a pool with {@code eagerForks(true)} every
+ * scope join forks eagerly, as {@link Task#fork()} does there.
  */
 public final class Scope {
   private final Worker worker;
@@ -73,7 +73,9 @@ public final class Scope {
       return w.scope;
     }
     throw new IllegalStateException(
-        "Scope.current() called from " + Thread.currentThread().getName() + ", which is not a pool worker");
+        "Scope.current() called from "
+            + Thread.currentThread().getName()
+            + ", which is not a pool worker");
   }
 
   /** The pool whose worker this scope belongs to. */
@@ -81,7 +83,10 @@ public final class Scope {
     return worker.pool;
   }
 
-  /** A computation that takes only the scope, with a {@code long} result (a closure over its arguments). */
+  /**
+   * A computation that takes only the scope, with a {@code long} result (a closure over its
+   * arguments).
+   */
   @FunctionalInterface
   public interface ToLong {
     long apply(Scope s);
@@ -147,7 +152,9 @@ public final class Scope {
     double apply(Scope s, int lo, int hi);
   }
 
-  /** A function of the scope and an index range {@code [lo, hi)}, with a result of type {@code R}. */
+  /**
+   * A function of the scope and an index range {@code [lo, hi)}, with a result of type {@code R}.
+   */
   @FunctionalInterface
   public interface RangeTo<R> {
     R apply(Scope s, int lo, int hi);
@@ -160,8 +167,8 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
     LatentStack st = stack;
@@ -191,10 +198,11 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
-  public double joinDouble(IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
+  public double joinDouble(
+      IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
     if (slot < 0 || (stock && deque.size() == 0)) {
@@ -222,12 +230,15 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
-      IntTo<? extends A> f, int a, IntTo<? extends B> g, int b,
+      IntTo<? extends A> f,
+      int a,
+      IntTo<? extends B> g,
+      int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_OBJECT);
@@ -256,8 +267,8 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
     LatentStack st = stack;
@@ -287,10 +298,11 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
-  public double joinDouble(LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
+  public double joinDouble(
+      LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
     if (slot < 0 || (stock && deque.size() == 0)) {
@@ -318,12 +330,15 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
+   * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
-      LongTo<? extends A> f, long a, LongTo<? extends B> g, long b,
+      LongTo<? extends A> f,
+      long a,
+      LongTo<? extends B> g,
+      long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
@@ -352,10 +367,17 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
+   * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
    */
-  public long joinLong(RangeToLong f, int aLo, int aHi, RangeToLong g, int bLo, int bHi, LongBinaryOperator combine) {
+  public long joinLong(
+      RangeToLong f,
+      int aLo,
+      int aHi,
+      RangeToLong g,
+      int bLo,
+      int bHi,
+      LongBinaryOperator combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
     if (slot < 0 || (stock && deque.size() == 0)) {
@@ -383,16 +405,24 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
+   * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
    */
-  public double joinDouble(RangeToDouble f, int aLo, int aHi, RangeToDouble g, int bLo, int bHi, DoubleBinaryOperator combine) {
+  public double joinDouble(
+      RangeToDouble f,
+      int aLo,
+      int aHi,
+      RangeToDouble g,
+      int bLo,
+      int bHi,
+      DoubleBinaryOperator combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
-        return combine.applyAsDouble(firstHalf(() -> f.apply(this, aLo, aHi), job), job.joinDouble());
+        return combine.applyAsDouble(
+            firstHalf(() -> f.apply(this, aLo, aHi), job), job.joinDouble());
       }
       slot = forkSlow(slot, g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
     }
@@ -414,12 +444,17 @@ public final class Scope {
   }
 
   /**
-   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g} runs in parallel
-   * only if it is promoted while {@code f} runs (see the class comment).
+   * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
+   * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
-      RangeTo<? extends A> f, int aLo, int aHi, RangeTo<? extends B> g, int bLo, int bHi,
+      RangeTo<? extends A> f,
+      int aLo,
+      int aHi,
+      RangeTo<? extends B> g,
+      int bLo,
+      int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     LatentStack st = stack;
     int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
@@ -457,10 +492,12 @@ public final class Scope {
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
-        firstHalf(() -> {
-          f.run(this, aLo, aHi);
-          return null;
-        }, job);
+        firstHalf(
+            () -> {
+              f.run(this, aLo, aHi);
+              return null;
+            },
+            job);
         job.join();
         return;
       }
@@ -483,6 +520,7 @@ public final class Scope {
       }
     }
   }
+
   /**
    * Computes {@code combine(a(), b())} for halves that capture their arguments (any number, any
    * type): {@code b} runs in parallel only if it is promoted while {@code a} runs. Costs what the
@@ -596,9 +634,12 @@ public final class Scope {
 
   private void checkOwner() {
     if (Thread.currentThread() != worker) {
-      throw new IllegalStateException("a Scope was used from thread " + Thread.currentThread().getName()
-          + ", but it belongs to worker " + worker.getName()
-          + ": use the scope passed to the running function; never store one or hand it to another thread");
+      throw new IllegalStateException(
+          "a Scope was used from thread "
+              + Thread.currentThread().getName()
+              + ", but it belongs to worker "
+              + worker.getName()
+              + ": use the scope passed to the running function; never store one or hand it to another thread");
     }
   }
 
@@ -637,8 +678,8 @@ public final class Scope {
   }
 
   /**
-   * An eager pool's first half: if it throws, the second half (already on the deque) is waited
-   * for quietly and the first half's exception propagates, as in the latent case.
+   * An eager pool's first half: if it throws, the second half (already on the deque) is waited for
+   * quietly and the first half's exception propagates, as in the latent case.
    */
   private static <T> T firstHalf(java.util.function.Supplier<T> first, Jobs.Job job) {
     try {

@@ -5,8 +5,8 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * The pool's sleep protocol: idle workers register and park, producers wake them, and workers
- * start on demand and retire after the keep-alive. One instance per pool; it owns {@link #ctl}.
+ * The pool's sleep protocol: idle workers register and park, producers wake them, and workers start
+ * on demand and retire after the keep-alive. One instance per pool; it owns {@link #ctl}.
  *
  * <h2>State</h2>
  *
@@ -42,9 +42,9 @@ import java.util.concurrent.locks.LockSupport;
  * <ul>
  *   <li>Sleeper: the count's CAS (a volatile read-modify-write), then the rescan's reads of each
  *       deque's {@code base} and {@code top} and of the external queue.
- *   <li>Producer, worker push: the deque's {@code top} is written with a release store, which
- *       alone does not order a later load. The ordering edge is the {@link VarHandle#fullFence}
- *       in {@link #afterPush}, between that store and the read of {@code ctl}.
+ *   <li>Producer, worker push: the deque's {@code top} is written with a release store, which alone
+ *       does not order a later load. The ordering edge is the {@link VarHandle#fullFence} in {@link
+ *       #afterPush}, between that store and the read of {@code ctl}.
  *   <li>Producer, external submission: the queue's CAS, then the volatile read of {@code ctl};
  *       volatile accesses are sequentially consistent.
  * </ul>
@@ -59,17 +59,17 @@ import java.util.concurrent.locks.LockSupport;
  * Wake-ups propagate: a thief that leaves work behind in its victim wakes another sleeper.
  *
  * <p>Latent forks are invisible to this handshake (they are private until promoted). While some
- * worker holds any, a sleeper parks for at most {@link #CLAIM_PARK_NANOS} at a time and then
- * tries to claim from a blocked owner (see {@code LatentStack}).
+ * worker holds any, a sleeper parks for at most {@link #CLAIM_PARK_NANOS} at a time and then tries
+ * to claim from a blocked owner (see {@code LatentStack}).
  *
  * <h2>Start, retire, exit</h2>
  *
  * A signal that finds no sleeper starts a worker if fewer than the target are live ({@link
  * WorkStealingPool#tryStartWorker}, under the pool lock). A sleeper whose keep-alive ends retires
- * with the same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of claim,
- * unregister and retire wins ({@code SleeperClaimRace}). A retired worker is no longer live but
- * still holds its slot until its thread ends; a submission in that window can find no slot, so an
- * exiting worker looks for visible work once its slot is free.
+ * with the same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of claim, unregister
+ * and retire wins ({@code SleeperClaimRace}). A retired worker is no longer live but still holds
+ * its slot until its thread ends; a submission in that window can find no slot, so an exiting
+ * worker looks for visible work once its slot is free.
  */
 final class Sleep {
   static final int AWAKE = 0, SLEEPING = 1, RETIRED = 2;
@@ -165,8 +165,8 @@ final class Sleep {
   /**
    * Registers as sleeping, rescans, and parks until woken.
    *
-   * <p>Steps (1) to (3) of the class comment: the registration (state, then count) comes before
-   * the rescan, which is the sleeper's half of the handshake.
+   * <p>Steps (1) to (3) of the class comment: the registration (state, then count) comes before the
+   * rescan, which is the sleeper's half of the handshake.
    *
    * <p>Latent forks are invisible to that handshake. While some worker holds any, a sleeper parks
    * for at most {@link #CLAIM_PARK_NANOS} at a time and then tries to claim from a blocked owner,
@@ -221,7 +221,9 @@ final class Sleep {
       LockSupport.parkNanos(w, watch ? Math.min(left, CLAIM_PARK_NANOS) : left);
       if (watch && w.sleepState == SLEEPING) {
         Worker[] ws = w.pool.workers;
-        Task<?> t = Stealing.claimFromBlocked(w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
+        Task<?> t =
+            Stealing.claimFromBlocked(
+                w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
         if (t != null) {
           unregister(w);
           return true; // the claimed task is in hand

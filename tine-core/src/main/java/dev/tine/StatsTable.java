@@ -9,10 +9,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A pool's statistics per worker slot: the workers' own counters (plain fields each worker
- * writes, see {@link WorkerCounters}), the CPU time of workers that have exited (so a slot's total
- * survives retirement), and the baseline of the last reset. {@link #snapshot} adds each live
- * worker's CPU time and BLOCKED/WAITING figures from {@link ThreadMXBean}.
+ * A pool's statistics per worker slot: the workers' own counters (plain fields each worker writes,
+ * see {@link WorkerCounters}), the CPU time of workers that have exited (so a slot's total survives
+ * retirement), and the baseline of the last reset. {@link #snapshot} adds each live worker's CPU
+ * time and BLOCKED/WAITING figures from {@link ThreadMXBean}.
  *
  * <p>Slots only grow (spare workers for managed blocking add some), so totals never go backwards.
  * Guarded by this object's monitor, except {@link #counters} (volatile, replaced when growing).
@@ -123,9 +123,15 @@ final class StatsTable {
       if (exited > 0) {
         cpu = Math.max(cpu, 0L) + exited;
       }
-      rows.add(new PoolStats.WorkerStats(i, threadName, c, cpu, blockedN, blockedMs, waitedN, waitedMs));
+      rows.add(
+          new PoolStats.WorkerStats(i, threadName, c, cpu, blockedN, blockedMs, waitedN, waitedMs));
     }
     return new PoolStats(
-        pool.name(), pool.parallelism(), pool.poolSize(), pool.sleepingWorkers(), pool.queuedTasks(), rows);
+        pool.name(),
+        pool.parallelism(),
+        pool.poolSize(),
+        pool.sleepingWorkers(),
+        pool.queuedTasks(),
+        rows);
   }
 }

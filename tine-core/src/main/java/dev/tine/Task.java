@@ -30,11 +30,11 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  *
  * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #get} report a task's exception by
- * rethrowing it. A {@link RuntimeException} or {@link Error} thrown by {@link #compute} is
- * rethrown as the same object, with its original stack trace; a checked exception (thrown
- * sneakily) arrives as the cause of a {@link CompletionException} from {@code join}/{@code invoke}
- * and of an {@link ExecutionException} from {@code get}, as the {@link Future} contract requires.
- * A cancelled task reports {@link CancellationException}.
+ * rethrowing it. A {@link RuntimeException} or {@link Error} thrown by {@link #compute} is rethrown
+ * as the same object, with its original stack trace; a checked exception (thrown sneakily) arrives
+ * as the cause of a {@link CompletionException} from {@code join}/{@code invoke} and of an {@link
+ * ExecutionException} from {@code get}, as the {@link Future} contract requires. A cancelled task
+ * reports {@link CancellationException}.
  *
  * <p>A task runs at most once. Forking the same task object twice before it completes is a
  * programming error whose effect is unspecified (as in the JDK).
@@ -51,12 +51,14 @@ public abstract class Task<V> implements Future<V> {
   static final int DONE = 1 << 31;
   static final int ABNORMAL = 1 << 30; // cancelled or thrown
   static final int THROWN = 1 << 29; // outcome holds the Throwable
+
   /**
    * A latent fork: recorded in its owner's worker-private LatentStack, invisible to thieves. While
    * this bit is set only the owner writes status (it completes the task with a release store, no
    * CAS, or clears the bit when it promotes the task); other threads only read it and poll.
    */
   static final int LATENT = 1 << 28;
+
   static final int PROMOTED = 1 << 1; // was latent, then promoted to the deque (for counters)
   static final int SIGNAL = 1; // some thread is blocked in awaitDone and must be notified
 
@@ -71,9 +73,10 @@ public abstract class Task<V> implements Future<V> {
   }
 
   private volatile int status;
+
   /**
-   * The result or the Throwable once complete. Before that, for a stolen task, the thief (a
-   * {@link Worker}): a hint for joiners, who help by stealing back from it (Lea's helping,
+   * The result or the Throwable once complete. Before that, for a stolen task, the thief (a {@link
+   * Worker}): a hint for joiners, who help by stealing back from it (Lea's helping,
    * "leapfrogging"). One field for both keeps a task at two words plus its own fields (the JDK's
    * size), which is measurable in fork-heavy programs; it is safe because only the thread running
    * the task writes either (the thief, before it runs the task, then its outcome), and the hint is
@@ -87,7 +90,10 @@ public abstract class Task<V> implements Future<V> {
   /** The computation. Runs at most once, on a pool worker (or the caller, for {@link #invoke}). */
   protected abstract V compute();
 
-  /** A task that computes {@code body.get()}: for lambdas, e.g. {@code pool.invoke(Task.of(() -> fib(40)))}. */
+  /**
+   * A task that computes {@code body.get()}: for lambdas, e.g. {@code pool.invoke(Task.of(() ->
+   * fib(40)))}.
+   */
   public static <V> Task<V> of(java.util.function.Supplier<? extends V> body) {
     java.util.Objects.requireNonNull(body, "body");
     return new Task<>() {
@@ -104,13 +110,13 @@ public abstract class Task<V> implements Future<V> {
   /**
    * Schedules this task to run asynchronously. From a pool worker the fork is <em>latent</em> by
    * default: recorded privately, run by a direct call when joined, and made stealable (promoted)
-   * only when its worker's deque is empty (parallelism above 1) or some worker is hungry; a pool built with {@code eagerForks(true)} pushes it on the
-   * worker's deque at once. From any other thread it goes to the {@linkplain
-   * WorkStealingPool#commonPool() common pool}.
+   * only when its worker's deque is empty (parallelism above 1) or some worker is hungry; a pool
+   * built with {@code eagerForks(true)} pushes it on the worker's deque at once. From any other
+   * thread it goes to the {@linkplain WorkStealingPool#commonPool() common pool}.
    *
-   * <p>Other threads may wait for, or try to cancel, a forked task once the fork has happened
-   * (for example after it was handed to them through a concurrent collection); doing so
-   * <em>concurrently with</em> the {@code fork()} call itself is a race the caller must avoid.
+   * <p>Other threads may wait for, or try to cancel, a forked task once the fork has happened (for
+   * example after it was handed to them through a concurrent collection); doing so <em>concurrently
+   * with</em> the {@code fork()} call itself is a race the caller must avoid.
    *
    * @return this task, for chaining
    */
@@ -141,8 +147,8 @@ public abstract class Task<V> implements Future<V> {
   }
 
   /**
-   * Runs this task in the calling thread and returns its result. From a non-worker thread its
-   * forks go to the common pool; use {@link WorkStealingPool#invoke} to pick a pool.
+   * Runs this task in the calling thread and returns its result. From a non-worker thread its forks
+   * go to the common pool; use {@link WorkStealingPool#invoke} to pick a pool.
    */
   public final V invoke() {
     if (!(Thread.currentThread() instanceof Worker w)) {
@@ -156,8 +162,8 @@ public abstract class Task<V> implements Future<V> {
   }
 
   /**
-   * Runs both tasks and returns when both are done (Lea's {@code coInvoke}): forks {@code b},
-   * runs {@code a} in the caller, then joins {@code b}. If either throws, the first exception (in
+   * Runs both tasks and returns when both are done (Lea's {@code coInvoke}): forks {@code b}, runs
+   * {@code a} in the caller, then joins {@code b}. If either throws, the first exception (in
    * argument order) is rethrown after both are done.
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
@@ -230,9 +236,9 @@ public abstract class Task<V> implements Future<V> {
   /**
    * Cancels the task if it has not completed. A task cancelled before it starts never runs; one
    * cancelled while running keeps running, but its result is discarded and joiners see {@link
-   * CancellationException}. A latent fork (not yet promoted) belongs to the worker that forked
-   * it: that worker can cancel it, any other thread gets {@code false} (it could not be
-   * cancelled), as for a task that is already running.
+   * CancellationException}. A latent fork (not yet promoted) belongs to the worker that forked it:
+   * that worker can cancel it, any other thread gets {@code false} (it could not be cancelled), as
+   * for a task that is already running.
    *
    * @return true if this call cancelled the task
    */
@@ -387,8 +393,8 @@ public abstract class Task<V> implements Future<V> {
   }
 
   /**
-   * The owner's inline join: this task is the newest entry of {@code w}'s latent stack. It is
-   * taken off inside the try, so an error at any point completes it rather than losing it.
+   * The owner's inline join: this task is the newest entry of {@code w}'s latent stack. It is taken
+   * off inside the try, so an error at any point completes it rather than losing it.
    */
   final int execLatent(Worker w) {
     int s = status;
@@ -462,8 +468,8 @@ public abstract class Task<V> implements Future<V> {
   }
 
   /**
-   * Owner only, right after recording a fresh task in its latent stack. If an error stops us
-   * before this store, the entry is simply a non-latent task that its owner runs or promotes.
+   * Owner only, right after recording a fresh task in its latent stack. If an error stops us before
+   * this store, the entry is simply a non-latent task that its owner runs or promotes.
    */
   final void setLatent() {
     STATUS.set(this, LATENT);
@@ -491,9 +497,9 @@ public abstract class Task<V> implements Future<V> {
 
   /**
    * Completes with the given outcome unless already complete; wakes blocked joiners. Only the
-   * thread running the task passes a value; {@link #cancel} passes none and writes no outcome, so
-   * a lost race never clobbers the winner's outcome (the loser's write is ignored: status says
-   * which outcome counts, and a cancelled status never reads it).
+   * thread running the task passes a value; {@link #cancel} passes none and writes no outcome, so a
+   * lost race never clobbers the winner's outcome (the loser's write is ignored: status says which
+   * outcome counts, and a cancelled status never reads it).
    */
   final boolean complete(Object value, int doneBits) {
     return complete(value, doneBits, false);
@@ -559,7 +565,8 @@ public abstract class Task<V> implements Future<V> {
           } else if (polls < 96) {
             Thread.yield();
           } else {
-            LockSupport.parkNanos(this, Math.min(1_000_000L, 1_000L << Math.min(10, (polls - 96) / 8)));
+            LockSupport.parkNanos(
+                this, Math.min(1_000_000L, 1_000L << Math.min(10, (polls - 96) / 8)));
             if (Thread.interrupted()) {
               if (interruptible) {
                 throw new InterruptedException();

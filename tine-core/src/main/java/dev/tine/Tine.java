@@ -10,12 +10,12 @@ import java.util.function.LongSupplier;
 import java.util.function.Supplier;
 
 /**
- * Fork/join without Task subclasses: binary joins and loops over index ranges whose parallelism
- * is latent. The second half of a join is recorded privately and run by a direct call when the
- * first half returns, unless it was promoted to the deque meanwhile (a worker offers its oldest
- * latent fork whenever its deque is empty, at parallelism above 1, and the older half of them
- * while another worker is hungry); then it may run elsewhere. So code can fork at every level of its recursion and pay about
- * the cost of a call where there is no one to share work with.
+ * Fork/join without Task subclasses: binary joins and loops over index ranges whose parallelism is
+ * latent. The second half of a join is recorded privately and run by a direct call when the first
+ * half returns, unless it was promoted to the deque meanwhile (a worker offers its oldest latent
+ * fork whenever its deque is empty, at parallelism above 1, and the older half of them while
+ * another worker is hungry); then it may run elsewhere. So code can fork at every level of its
+ * recursion and pay about the cost of a call where there is no one to share work with.
  *
  * <pre>{@code
  * static long fib(int n) {
@@ -29,9 +29,9 @@ import java.util.function.Supplier;
  * WorkStealingPool#commonPool() common pool}.
  *
  * <p><b>Allocation.</b> {@link #joinLong(IntToLongFunction, int, IntToLongFunction, int,
- * LongBinaryOperator)} with non-capturing functions (method references to static methods, as
- * above) allocates nothing unless the second half is promoted. Capturing lambdas are objects the
- * caller allocates.
+ * LongBinaryOperator)} with non-capturing functions (method references to static methods, as above)
+ * allocates nothing unless the second half is promoted. Capturing lambdas are objects the caller
+ * allocates.
  *
  * <p><b>Exceptions.</b> If the first half throws, a second half that is still latent is dropped,
  * one that was promoted is waited for, and the first half's exception propagates. If only the
@@ -85,7 +85,10 @@ public final class Tine {
     return combine.applyAsLong(ra, job.joinLong());
   }
 
-  /** Computes {@code combine(a(), b())}, running {@code b} in parallel only if it is promoted meanwhile. */
+  /**
+   * Computes {@code combine(a(), b())}, running {@code b} in parallel only if it is promoted
+   * meanwhile.
+   */
   public static long joinLong(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return outside(() -> joinLong(a, b, combine));
@@ -119,10 +122,15 @@ public final class Tine {
     return combine.applyAsLong(ra, rb);
   }
 
-  /** Computes {@code combine(a.get(), b.get())}, running {@code b} in parallel only if it is promoted meanwhile. */
+  /**
+   * Computes {@code combine(a.get(), b.get())}, running {@code b} in parallel only if it is
+   * promoted meanwhile.
+   */
   @SuppressWarnings("unchecked")
   public static <A, B, R> R join(
-      Supplier<? extends A> a, Supplier<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
+      Supplier<? extends A> a,
+      Supplier<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return WorkStealingPool.commonPool().invoke(Task.of(() -> join(a, b, combine)));
     }
@@ -158,10 +166,12 @@ public final class Tine {
   /** Runs {@code a} and {@code b}, {@code b} in parallel only if it is promoted meanwhile. */
   public static void join(Runnable a, Runnable b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invoke(Task.of(() -> {
-        join(a, b);
-        return null;
-      }));
+      WorkStealingPool.commonPool()
+          .invoke(
+              Task.of(() -> {
+                join(a, b);
+                return null;
+              }));
       return;
     }
     if (!w.latentForks) {
@@ -203,10 +213,12 @@ public final class Tine {
   public static void forRange(int from, int to, IntConsumer body) {
     checkRange(from, to);
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invoke(Task.of(() -> {
-        forRange(from, to, body);
-        return null;
-      }));
+      WorkStealingPool.commonPool()
+          .invoke(
+              Task.of(() -> {
+                forRange(from, to, body);
+                return null;
+              }));
       return;
     }
     Ranges.forRange(w, from, to, body);
@@ -231,17 +243,18 @@ public final class Tine {
       int from, int to, double identity, IntToDoubleFunction map, DoubleBinaryOperator combine) {
     checkRange(from, to);
     if (!(Thread.currentThread() instanceof Worker)) {
-      return WorkStealingPool.commonPool().invoke(Task.of(() -> reduceDouble(from, to, identity, map, combine)));
+      return WorkStealingPool.commonPool()
+          .invoke(Task.of(() -> reduceDouble(from, to, identity, map, combine)));
     }
     return Ranges.reduceDouble((Worker) Thread.currentThread(), from, to, identity, map, combine);
   }
 
   /**
-   * Offers work to hungry workers from inside a long stretch of sequential code that neither
-   * forks nor joins: if some worker is hungry, the caller's oldest latent fork is promoted. Forks
-   * and joins poll by themselves; call this only in a loop that runs for more than about 100 µs
-   * without them (a leaf that scans a large array, say), or idle workers wait until it ends.
-   * Costs one read of a shared, rarely written word.
+   * Offers work to hungry workers from inside a long stretch of sequential code that neither forks
+   * nor joins: if some worker is hungry, the caller's oldest latent fork is promoted. Forks and
+   * joins poll by themselves; call this only in a loop that runs for more than about 100 µs without
+   * them (a leaf that scans a large array, say), or idle workers wait until it ends. Costs one read
+   * of a shared, rarely written word.
    */
   public static void poll() {
     if (Thread.currentThread() instanceof Worker w && Promotion.shouldOffer(w)) {
@@ -253,7 +266,8 @@ public final class Tine {
 
   private static void checkRange(int from, int to) {
     if (from > to) {
-      throw new IllegalArgumentException("empty range must have from <= to: [" + from + ", " + to + ")");
+      throw new IllegalArgumentException(
+          "empty range must have from <= to: [" + from + ", " + to + ")");
     }
   }
 

@@ -1,9 +1,9 @@
 package dev.tine;
 
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -20,8 +20,8 @@ import java.util.concurrent.RunnableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Function;
 import javax.management.ObjectName;
 
 /**
@@ -36,8 +36,8 @@ import javax.management.ObjectName;
  *
  * <h2>Implementation overview</h2>
  *
- * <p>This file is the public API (an {@code ExecutorService} plus {@code invoke}, {@code stats}
- * and {@code managedBlock}), the pool's lifecycle (run state, starting and ending worker threads,
+ * <p>This file is the public API (an {@code ExecutorService} plus {@code invoke}, {@code stats} and
+ * {@code managedBlock}), the pool's lifecycle (run state, starting and ending worker threads,
  * shutdown, termination) and the wiring of the parts below; its size is those contracts and the
  * builder's. Each protocol lives in its own file:
  *
@@ -73,10 +73,10 @@ import javax.management.ObjectName;
  * steals take the biggest pieces of a divide-and-conquer tree).
  *
  * <p><b>Workers</b> start lazily, when work is signalled and fewer than {@code parallelism} are
- * live, and retire after {@code keepAlive} asleep. Thread creation, retirement and termination
- * take {@link #lock}; nothing on the task path does. A worker that exits looks for visible work
- * once its slot is free, so a submission that found every slot taken by a retiring worker still
- * gets a worker.
+ * live, and retire after {@code keepAlive} asleep. Thread creation, retirement and termination take
+ * {@link #lock}; nothing on the task path does. A worker that exits looks for visible work once its
+ * slot is free, so a submission that found every slot taken by a retiring worker still gets a
+ * worker.
  *
  * <p><b>Hunger.</b> {@link #hungry} counts workers looking for work (idle ones, joiners with
  * nothing to help with, unstarted slots). Busy workers read it at forks and joins and promote
@@ -87,8 +87,8 @@ import javax.management.ObjectName;
  * {@code maxSpares}. Blocking that Tine cannot see (a latch, a queue) is covered by claims.
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
- * empty terminates the pool (every live worker asleep and no queued work means no task can
- * create more). {@link #close} is shutdown plus waiting for every worker thread to end.
+ * empty terminates the pool (every live worker asleep and no queued work means no task can create
+ * more). {@link #close} is shutdown plus waiting for every worker thread to end.
  */
 public final class WorkStealingPool extends AbstractExecutorService implements AutoCloseable {
 
@@ -125,15 +125,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * Workers looking for work: idle ones, joiners with nothing to help with, and worker slots not
-   * started (a promotion's signal starts them). Busy workers read
-   * it at each fork (a read-mostly word: written only when a worker's hunger changes, never per
-   * task) and promote latent forks while it is non-zero.
+   * started (a promotion's signal starts them). Busy workers read it at each fork (a read-mostly
+   * word: written only when a worker's hunger changes, never per task) and promote latent forks
+   * while it is non-zero.
    */
   volatile int hungry;
 
   /**
-   * Worker slots; a null slot has no live worker. {@code parallelism} slots, plus spare slots
-   * added while workers are blocked in {@link #managedBlock}. Written under {@link #lock}.
+   * Worker slots; a null slot has no live worker. {@code parallelism} slots, plus spare slots added
+   * while workers are blocked in {@link #managedBlock}. Written under {@link #lock}.
    */
   volatile Worker[] workers;
 
@@ -220,8 +220,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /**
-   * Runs scope-passing code in this pool and returns its result: {@code body} gets the scope of
-   * the worker that runs it (see {@link Scope}). From a worker of this pool, runs it in place.
+   * Runs scope-passing code in this pool and returns its result: {@code body} gets the scope of the
+   * worker that runs it (see {@link Scope}). From a worker of this pool, runs it in place.
    * Exceptions are reported as by {@link Task#join()}.
    *
    * <pre>{@code long r = pool.invoke(s -> fib(s, 40));}</pre>
@@ -287,13 +287,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * helps (the tasks may sit in the caller's own deque).
    */
   @Override
-  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks) throws InterruptedException {
+  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks)
+      throws InterruptedException {
     return InvokeGroup.invokeAll(this, tasks, 0L);
   }
 
   /** As {@link #invokeAll(Collection)}; tasks not done at the timeout are cancelled. */
   @Override
-  public <T> List<Future<T>> invokeAll(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
+  public <T> List<Future<T>> invokeAll(
+      Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException {
     long deadline = System.nanoTime() + unit.toNanos(timeout);
     return InvokeGroup.invokeAll(this, tasks, deadline == 0L ? 1L : deadline);
@@ -305,7 +307,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * from another thread it returns whichever succeeds first.
    */
   @Override
-  public <T> T invokeAny(Collection<? extends Callable<T>> tasks) throws InterruptedException, ExecutionException {
+  public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
+      throws InterruptedException, ExecutionException {
     if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
       return super.invokeAny(tasks);
     }
@@ -347,8 +350,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * Code that knows it may block, written as for {@code ForkJoinPool.ManagedBlocker}: {@link
-   * #isReleasable} says whether blocking is unnecessary, {@link #block} blocks (possibly
-   * returning early) and returns true when no more blocking is needed.
+   * #isReleasable} says whether blocking is unnecessary, {@link #block} blocks (possibly returning
+   * early) and returns true when no more blocking is needed.
    */
   public interface ManagedBlocker {
     boolean block() throws InterruptedException;
@@ -579,9 +582,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /**
-   * Stops accepting tasks, cancels every queued task, interrupts the workers, and returns the
-   * tasks that were submitted with {@code submit}/{@code execute} and never started. Does nothing
-   * to the common pool.
+   * Stops accepting tasks, cancels every queued task, interrupts the workers, and returns the tasks
+   * that were submitted with {@code submit}/{@code execute} and never started. Does nothing to the
+   * common pool.
    */
   @Override
   public List<Runnable> shutdownNow() {
@@ -603,7 +606,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
           drained(t, unstarted);
         }
         // A worker blocked outside Tine cannot cancel its own latent forks: take them from it.
-        for (Object x; w.latent.mayHaveEntries() && (x = w.latent.claimOldest(w, CANCEL_CLAIMED)) != null; ) {
+        for (Object x;
+            w.latent.mayHaveEntries() && (x = w.latent.claimOldest(w, CANCEL_CLAIMED)) != null; ) {
           ((Task<?>) x).cancelAbandoned();
         }
       }
@@ -621,7 +625,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** shutdownNow's claims: a task is cancelled as itself; a primitive join's half as a job. */
   private static final dev.tine.latent.LatentStack.Promoter CANCEL_CLAIMED =
-      (item, arg, kind) -> kind == dev.tine.latent.LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
+      (item, arg, kind) ->
+          kind == dev.tine.latent.LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
 
   private static void drained(Task<?> t, List<Runnable> unstarted) {
     if (t.cancel() && t instanceof Adapters.Submitted s) {
@@ -662,10 +667,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /**
-   * Shuts down, waits for submitted work to finish, and waits until every worker thread has
-   * ended. Afterwards submissions throw {@link RejectedExecutionException}. If interrupted while
-   * waiting, cancels the remaining work ({@link #shutdownNow}) and keeps waiting, then restores
-   * the interrupt. Does nothing to the common pool.
+   * Shuts down, waits for submitted work to finish, and waits until every worker thread has ended.
+   * Afterwards submissions throw {@link RejectedExecutionException}. If interrupted while waiting,
+   * cancels the remaining work ({@link #shutdownNow}) and keeps waiting, then restores the
+   * interrupt. Does nothing to the common pool.
    */
   @Override
   public void close() {
@@ -767,9 +772,21 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   @Override
   public String toString() {
-    return "WorkStealingPool[" + name + ", parallelism=" + parallelism + ", size=" + poolSize()
-        + ", sleeping=" + sleepingWorkers() + ", hungry=" + hungry + ", queued=" + queuedTasks() + ", "
-        + stateName() + "]";
+    return "WorkStealingPool["
+        + name
+        + ", parallelism="
+        + parallelism
+        + ", size="
+        + poolSize()
+        + ", sleeping="
+        + sleepingWorkers()
+        + ", hungry="
+        + hungry
+        + ", queued="
+        + queuedTasks()
+        + ", "
+        + stateName()
+        + "]";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -815,9 +832,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
     /**
      * Eager forking: {@link Task#fork()} pushes every fork on the worker's deque at once, as the
-     * JDK's ForkJoinPool does. Default false: forks are latent (recorded privately, run by a
-     * direct call when joined, promoted to the deque only when the worker's deque is empty or
-     * some worker is hungry).
+     * JDK's ForkJoinPool does. Default false: forks are latent (recorded privately, run by a direct
+     * call when joined, promoted to the deque only when the worker's deque is empty or some worker
+     * is hungry).
      */
     public Builder eagerForks(boolean eager) {
       this.eagerForks = eager;
@@ -866,25 +883,30 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       if (keepAlive.isNegative() || keepAlive.isZero()) {
         throw new IllegalArgumentException("keepAlive must be positive, was " + keepAlive);
       }
-      this.keepAlive = keepAlive.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365) : keepAlive;
+      this.keepAlive =
+          keepAlive.compareTo(Duration.ofDays(365)) > 0 ? Duration.ofDays(365) : keepAlive;
       return this;
     }
 
-    /** Whether workers count events for {@link #stats()} (default true; off to measure its cost). */
+    /**
+     * Whether workers count events for {@link #stats()} (default true; off to measure its cost).
+     */
     public Builder recordStats(boolean recordStats) {
       this.recordStats = recordStats;
       return this;
     }
 
-    /** Whether to register an MXBean {@code dev.tine:type=WorkStealingPool,name=...} (default true). */
+    /**
+     * Whether to register an MXBean {@code dev.tine:type=WorkStealingPool,name=...} (default true).
+     */
     public Builder registerMXBean(boolean register) {
       this.registerMXBean = register;
       return this;
     }
 
     /**
-     * Enables the JVM's thread contention monitoring (a JVM-wide switch), so that {@link
-     * PoolStats} has BLOCKED and WAITING times, not only counts (default false).
+     * Enables the JVM's thread contention monitoring (a JVM-wide switch), so that {@link PoolStats}
+     * has BLOCKED and WAITING times, not only counts (default false).
      */
     public Builder threadContentionMonitoring(boolean enable) {
       this.threadContentionMonitoring = enable;

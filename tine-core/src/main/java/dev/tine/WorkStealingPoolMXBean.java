@@ -7,29 +7,52 @@ package dev.tine;
  */
 public interface WorkStealingPoolMXBean {
   String getName();
+
   int getParallelism();
+
   int getPoolSize();
+
   int getSleepingWorkers();
+
   long getQueuedTasks();
+
   long getTasksExecuted();
+
   long getForks();
+
   long getLocalPops();
+
   long getSteals();
+
   long getFailedSteals();
+
   long getJoins();
+
   long getJoinsHelped();
+
   long getJoinsBlocked();
+
   long getParks();
+
   long getIdleMillis();
+
   long getLatentForks();
+
   long getPromotions();
+
   long getPromotedStolen();
+
   long getInlineJoins();
+
   /** "latent" or "eager". */
   String getForkMode();
+
   long getWorkerCpuMillis();
+
   double getStealRatio();
+
   boolean isShutdown();
+
   /** Makes the counters count from now. */
   void resetStats();
 }

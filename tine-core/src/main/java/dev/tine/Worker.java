@@ -17,8 +17,8 @@ import dev.tine.stats.WorkerCounters;
  * </ul>
  *
  * <p><b>Run loop.</b> Run own pending work (newest first); else scan; else go idle: spin
- * (rescanning), then yield (rescanning), then sleep. Between top-level tasks the thread's
- * interrupt status is cleared, as the JDK's pool does.
+ * (rescanning), then yield (rescanning), then sleep. Between top-level tasks the thread's interrupt
+ * status is cleared, as the JDK's pool does.
  *
  * <p><b>Errors inside the runtime.</b> A {@link StackOverflowError} can strike at any call the
  * runtime makes, deep in a user's recursion. Three rules keep every task accounted for:
@@ -27,11 +27,11 @@ import dev.tine.stats.WorkerCounters;
  *   <li>The deque and the latent stack change state only in call-free commits (see their notes).
  *   <li>A task taken from any queue is held in {@link #inHand} (a plain store right after the
  *       taking call returns) until its {@code doExec} is entered; {@link HelpingJoin#popOwn}
- *       returns it first. A promotion commits the latent stack, holds the task in hand, and lets
- *       go only after the deque push returned: an overflow in between leaves it for us to run.
- *   <li>A task whose completion itself overflows is recorded in {@link #pendingTasks} and
- *       completed from a shallower frame: the next handler up, a join's slow path, or the run
- *       loop ({@link #completePending}).
+ *       returns it first. A promotion commits the latent stack, holds the task in hand, and lets go
+ *       only after the deque push returned: an overflow in between leaves it for us to run.
+ *   <li>A task whose completion itself overflows is recorded in {@link #pendingTasks} and completed
+ *       from a shallower frame: the next handler up, a join's slow path, or the run loop ({@link
+ *       #completePending}).
  * </ol>
  *
  * Optional work (promotions, wake-ups, counters) that an overflow cuts short is just skipped.
@@ -63,8 +63,10 @@ final class Worker extends Thread {
 
   /** The scope handed to scope-passing code that runs on this worker (built last: it reads us). */
   final Scope scope;
+
   final boolean recordStats;
   final boolean latentForks;
+
   /** Whether idle workers may claim latent forks of blocked owners (see {@link LatentStack}). */
   final boolean claims;
 
@@ -232,9 +234,9 @@ final class Worker extends Thread {
   }
 
   /**
-   * Finishes completions that an error cut short (see the class comment), oldest first: the
-   * deepest task was recorded first, so a child completes before the parent that joined it.
-   * Idempotent: an error halfway leaves every entry for the next try.
+   * Finishes completions that an error cut short (see the class comment), oldest first: the deepest
+   * task was recorded first, so a child completes before the parent that joined it. Idempotent: an
+   * error halfway leaves every entry for the next try.
    */
   void completePending() {
     int n = pendingCount;

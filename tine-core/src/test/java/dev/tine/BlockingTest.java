@@ -12,9 +12,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Blocking that latent forks must survive: code that forks and then blocks in something Tine
- * cannot see, as is correct on the JDK's pool, and {@link WorkStealingPool#managedBlock}.
- * Waits are bounded (generous, for a loaded 2-core box), so a regression fails instead of hanging.
+ * Blocking that latent forks must survive: code that forks and then blocks in something Tine cannot
+ * see, as is correct on the JDK's pool, and {@link WorkStealingPool#managedBlock}. Waits are
+ * bounded (generous, for a loaded 2-core box), so a regression fails instead of hanging.
  */
 class BlockingTest {
 
@@ -22,10 +22,12 @@ class BlockingTest {
   static boolean forkThenAwait(int k, long pauseBetweenForksMs) {
     CountDownLatch latch = new CountDownLatch(k);
     for (int i = 0; i < k; i++) {
-      Task.of(() -> {
-        latch.countDown();
-        return null;
-      }).fork();
+      Task.of(
+              () -> {
+                latch.countDown();
+                return null;
+              })
+          .fork();
       if (pauseBetweenForksMs > 0) {
         sleep(pauseBetweenForksMs);
       }
@@ -52,10 +54,12 @@ class BlockingTest {
   @ParameterizedTest(name = "p={0}")
   @ValueSource(ints = {2, 4})
   void forksMadeBeforeAnUnseenBlockRunElsewhere(int p) throws Exception {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
       for (int round = 0; round < 50; round++) {
         long pause = round % 5; // 0..4 ms between forks: thieves come and go meanwhile
-        assertTrue(pool.submit(Task.of(() -> forkThenAwait(p, pause))).get(60, TimeUnit.SECONDS),
+        assertTrue(
+            pool.submit(Task.of(() -> forkThenAwait(p, pause))).get(60, TimeUnit.SECONDS),
             "round " + round + ": the latch opened: " + pool);
       }
     }
@@ -64,19 +68,26 @@ class BlockingTest {
   /** The owner blocks on another task's timed get and on a CompletableFuture: same rule. */
   @Test
   void forksBeforeTimedGetAndFutureJoinRun() throws Exception {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(2).registerMXBean(false).build()) {
       for (int round = 0; round < 50; round++) {
         CompletableFuture<Integer> cf = new CompletableFuture<>();
-        int r = pool.submit(Task.of(() -> {
-          Task<Integer> a = Task.of(() -> 1).fork();
-          Task<Integer> b = Task.of(() -> {
-            cf.complete(2);
-            return 2;
-          }).fork();
-          // Blocks on something Tine cannot see; b must run elsewhere.
-          int v = cf.orTimeout(20, TimeUnit.SECONDS).join();
-          return v + a.join() + b.join();
-        })).get(60, TimeUnit.SECONDS);
+        int r =
+            pool.submit(
+                    Task.of(() -> {
+                      Task<Integer> a = Task.of(() -> 1).fork();
+                      Task<Integer> b =
+                          Task.of(
+                                  () -> {
+                                    cf.complete(2);
+                                    return 2;
+                                  })
+                              .fork();
+                      // Blocks on something Tine cannot see; b must run elsewhere.
+                      int v = cf.orTimeout(20, TimeUnit.SECONDS).join();
+                      return v + a.join() + b.join();
+                    }))
+                .get(60, TimeUnit.SECONDS);
         assertEquals(5, r);
       }
     }
@@ -88,29 +99,36 @@ class BlockingTest {
    */
   @Test
   void managedBlockCompensatesAtParallelismOne() throws Exception {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
       for (int round = 0; round < 20; round++) {
-        boolean released = pool.submit(Task.of(() -> {
-          CountDownLatch latch = new CountDownLatch(1);
-          Task.of(() -> {
-            latch.countDown();
-            return null;
-          }).fork();
-          try {
-            WorkStealingPool.managedBlock(new WorkStealingPool.ManagedBlocker() {
-              public boolean block() throws InterruptedException {
-                return latch.await(20, TimeUnit.SECONDS) || true;
-              }
+        boolean released =
+            pool.submit(
+                    Task.of(() -> {
+                      CountDownLatch latch = new CountDownLatch(1);
+                      Task.of(
+                              () -> {
+                                latch.countDown();
+                                return null;
+                              })
+                          .fork();
+                      try {
+                        WorkStealingPool.managedBlock(
+                            new WorkStealingPool.ManagedBlocker() {
+                              public boolean block() throws InterruptedException {
+                                return latch.await(20, TimeUnit.SECONDS) || true;
+                              }
 
-              public boolean isReleasable() {
-                return latch.getCount() == 0;
-              }
-            });
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-          return latch.getCount() == 0;
-        })).get(60, TimeUnit.SECONDS);
+                              public boolean isReleasable() {
+                                return latch.getCount() == 0;
+                              }
+                            });
+                      } catch (InterruptedException e) {
+                        throw new IllegalStateException(e);
+                      }
+                      return latch.getCount() == 0;
+                    }))
+                .get(60, TimeUnit.SECONDS);
         assertTrue(released, "round " + round);
       }
     }
@@ -126,30 +144,34 @@ class BlockingTest {
       AtomicInteger maxLive = new AtomicInteger();
       Task<?>[] ts = new Task<?>[6];
       for (int i = 0; i < ts.length; i++) {
-        ts[i] = pool.submit(Task.of(() -> {
-          blockedNow.incrementAndGet();
-          try {
-            WorkStealingPool.managedBlock(new WorkStealingPool.ManagedBlocker() {
-              public boolean block() throws InterruptedException {
-                maxLive.accumulateAndGet(pool.poolSize(), Math::max);
-                return gate.await(50, TimeUnit.MILLISECONDS);
-              }
+        ts[i] =
+            pool.submit(
+                Task.of(() -> {
+                  blockedNow.incrementAndGet();
+                  try {
+                    WorkStealingPool.managedBlock(
+                        new WorkStealingPool.ManagedBlocker() {
+                          public boolean block() throws InterruptedException {
+                            maxLive.accumulateAndGet(pool.poolSize(), Math::max);
+                            return gate.await(50, TimeUnit.MILLISECONDS);
+                          }
 
-              public boolean isReleasable() {
-                return gate.getCount() == 0;
-              }
-            });
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-          return null;
-        }));
+                          public boolean isReleasable() {
+                            return gate.getCount() == 0;
+                          }
+                        });
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                  return null;
+                }));
       }
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       while (blockedNow.get() < 3 && System.nanoTime() < deadline) {
         Thread.sleep(5);
       }
-      assertEquals(3, blockedNow.get(), "parallelism 1 + 2 spares run three blocked tasks: " + pool);
+      assertEquals(
+          3, blockedNow.get(), "parallelism 1 + 2 spares run three blocked tasks: " + pool);
       Thread.sleep(200); // no fourth may start while they block
       assertEquals(3, blockedNow.get(), "the bound holds: " + pool);
       assertTrue(pool.poolSize() <= 3, pool.toString());
@@ -165,37 +187,48 @@ class BlockingTest {
    * Timed invokeAny/invokeAll from a worker, with one candidate that blocks until released: the
    * deadline holds and invokeAny returns the other's result. Found by review: the first version
    * joined the candidates in list order, running the blocked one inline past the deadline. (The
-   * JDK's pool times out here at p=2. At p=1 Tine runs one spare while the caller waits, and if
-   * the spare takes the candidate that blocks outside Tine, the other waits: the deadline still
-   * holds, but invokeAny then times out.)
+   * JDK's pool times out here at p=2. At p=1 Tine runs one spare while the caller waits, and if the
+   * spare takes the candidate that blocks outside Tine, the other waits: the deadline still holds,
+   * but invokeAny then times out.)
    */
   @ParameterizedTest(name = "p={0}")
   @ValueSource(ints = {2, 4})
   void timedInvokeAnyAndInvokeAllFromAWorkerKeepTheirDeadline(int p) throws Exception {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
       CountDownLatch never = new CountDownLatch(1);
-      java.util.concurrent.Callable<String> blocked = () -> {
-        never.await(30, TimeUnit.SECONDS);
-        return "slow";
-      };
+      java.util.concurrent.Callable<String> blocked =
+          () -> {
+            never.await(30, TimeUnit.SECONDS);
+            return "slow";
+          };
       java.util.concurrent.Callable<String> fast = () -> "fast";
       try {
-        String any = pool.submit(Task.of(() -> {
-          try {
-            return pool.invokeAny(java.util.List.of(blocked, fast), 10, TimeUnit.SECONDS);
-          } catch (Exception e) {
-            return e.toString();
-          }
-        })).get(20, TimeUnit.SECONDS);
+        String any =
+            pool.submit(
+                    Task.of(() -> {
+                      try {
+                        return pool.invokeAny(
+                            java.util.List.of(blocked, fast), 10, TimeUnit.SECONDS);
+                      } catch (Exception e) {
+                        return e.toString();
+                      }
+                    }))
+                .get(20, TimeUnit.SECONDS);
         assertEquals("fast", any);
-        String all = pool.submit(Task.of(() -> {
-          try {
-            var fs = pool.invokeAll(java.util.List.of(fast, blocked), 300, TimeUnit.MILLISECONDS);
-            return fs.get(0).get() + "," + fs.get(1).isCancelled();
-          } catch (Exception e) {
-            return e.toString();
-          }
-        })).get(20, TimeUnit.SECONDS);
+        String all =
+            pool.submit(
+                    Task.of(() -> {
+                      try {
+                        var fs =
+                            pool.invokeAll(
+                                java.util.List.of(fast, blocked), 300, TimeUnit.MILLISECONDS);
+                        return fs.get(0).get() + "," + fs.get(1).isCancelled();
+                      } catch (Exception e) {
+                        return e.toString();
+                      }
+                    }))
+                .get(20, TimeUnit.SECONDS);
         assertEquals("fast,true", all, "the blocked task is cancelled at the deadline");
       } finally {
         never.countDown();

@@ -32,20 +32,22 @@ class FlightRecorderTest {
   static final String STATS = "dev.tine.WorkStealingPoolStatistics";
   static final String BLOCKED = "dev.tine.JoinBlocked";
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   /** Forks made by {@code new Fib(n).invoke()}: one per call with n >= 2, i.e. fib(n + 1) - 1. */
   static long fibForks(int n) {
     return Programs.seqFib(n + 1) - 1;
   }
 
-  static List<RecordedEvent> events(Recording r, Path file, String type, String pool) throws IOException {
+  static List<RecordedEvent> events(Recording r, Path file, String type, String pool)
+      throws IOException {
     r.dump(file);
     return RecordingFile.readAllEvents(file).stream()
         .filter(e -> e.getEventType().getName().equals(type))
         .filter(e -> pool.equals(e.getString("pool")))
-        .sorted(java.util.Comparator.comparing(RecordedEvent::getEndTime)) // a file is in order per thread only
+        .sorted(
+            java.util.Comparator.comparing(
+                RecordedEvent::getEndTime)) // a file is in order per thread only
         .toList();
   }
 
@@ -54,8 +56,8 @@ class FlightRecorderTest {
   }
 
   /**
-   * A pool's samples in a recording add up to what its workers counted: forks to the known count
-   * of the programs, executed tasks and steals to the pool's own stats; each covers a positive
+   * A pool's samples in a recording add up to what its workers counted: forks to the known count of
+   * the programs, executed tasks and steals to the pool's own stats; each covers a positive
    * interval, and the last (at termination) sees no live worker. Planted bugs it catches: a sample
    * that forgets to move its baseline (sums count forks again), a sample that reads one slot only,
    * no last sample at termination (the forks after the last period are missing).
@@ -68,7 +70,8 @@ class FlightRecorderTest {
       String name = "jfr-fib-closed";
       long forks = 0;
       PoolStats stats;
-      try (WorkStealingPool pool = WorkStealingPool.builder().name(name).parallelism(2).registerMXBean(false).build()) {
+      try (WorkStealingPool pool =
+          WorkStealingPool.builder().name(name).parallelism(2).registerMXBean(false).build()) {
         long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(600); // several periods
         do {
           assertEquals(Programs.seqFib(20), pool.invoke(new Programs.Fib(20)));
@@ -106,7 +109,8 @@ class FlightRecorderTest {
   @Test
   void samplesOfALivePoolCountOnlyWhatHappensInTheRecording() throws Exception {
     String name = "jfr-fib-live";
-    try (WorkStealingPool pool = WorkStealingPool.builder().name(name).parallelism(2).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().name(name).parallelism(2).registerMXBean(false).build()) {
       pool.invoke(new Programs.Fib(18)); // before the recording: not in it
       try (Recording warm = new Recording()) { // JFR initialized and our events registered
         warm.start();
@@ -132,8 +136,8 @@ class FlightRecorderTest {
   }
 
   /**
-   * A task that a second worker steals: once the pool has counted a blocked join, it sleeps a
-   * while longer, so that the joiner is surely blocked for that long.
+   * A task that a second worker steals: once the pool has counted a blocked join, it sleeps a while
+   * longer, so that the joiner is surely blocked for that long.
    */
   static final class Sleeper extends Task<Long> {
     final CountDownLatch started = new CountDownLatch(1);
@@ -165,11 +169,11 @@ class FlightRecorderTest {
   }
 
   /**
-   * A worker joins a task another worker stole and is still running: there is nothing to help
-   * with, so the join blocks, and one JoinBlocked event says so, with the task's class, the join's
-   * stack, and a duration that covers the time the test saw the joiner blocked and lies within the
-   * join as the joiner measured it. Planted bugs it catches: the event begun again at every timed
-   * wait (its duration is one wait, not the block), no event, the wrong class.
+   * A worker joins a task another worker stole and is still running: there is nothing to help with,
+   * so the join blocks, and one JoinBlocked event says so, with the task's class, the join's stack,
+   * and a duration that covers the time the test saw the joiner blocked and lies within the join as
+   * the joiner measured it. Planted bugs it catches: the event begun again at every timed wait (its
+   * duration is one wait, not the block), no event, the wrong class.
    */
   @Test
   void aJoinThatBlocksIsRecorded() throws Exception {
@@ -179,21 +183,29 @@ class FlightRecorderTest {
       r.start();
       long[] join = new long[2];
       Sleeper[] sleeper = new Sleeper[1];
-      try (WorkStealingPool pool = WorkStealingPool.builder().name(name).parallelism(2).eagerForks(true)
-          .registerMXBean(false).build()) {
-        long slept = pool.invoke(Task.of(() -> {
-          Sleeper s = sleeper[0] = new Sleeper(pool, 50);
-          s.fork(); // on the deque at once (eager): the idle worker steals it
-          try {
-            assertTrue(s.started.await(30, TimeUnit.SECONDS), "the other worker took the task");
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-          join[0] = System.nanoTime();
-          long v = s.join(); // stolen and running: nothing to help with
-          join[1] = System.nanoTime();
-          return v;
-        }));
+      try (WorkStealingPool pool =
+          WorkStealingPool.builder()
+              .name(name)
+              .parallelism(2)
+              .eagerForks(true)
+              .registerMXBean(false)
+              .build()) {
+        long slept =
+            pool.invoke(
+                Task.of(() -> {
+                  Sleeper s = sleeper[0] = new Sleeper(pool, 50);
+                  s.fork(); // on the deque at once (eager): the idle worker steals it
+                  try {
+                    assertTrue(
+                        s.started.await(30, TimeUnit.SECONDS), "the other worker took the task");
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                  join[0] = System.nanoTime();
+                  long v = s.join(); // stolen and running: nothing to help with
+                  join[1] = System.nanoTime();
+                  return v;
+                }));
         assertEquals(50, slept);
         assertEquals(1, pool.stats().joinsBlocked(), pool.stats().toString());
       }
@@ -205,13 +217,23 @@ class FlightRecorderTest {
       assertTrue(e.getBoolean("done"));
       long d = e.getDuration().toNanos(), joined = join[1] - join[0];
       long seenBlocked = sleeper[0].endNanos - sleeper[0].blockSeenNanos; // >= 50 ms
-      assertTrue(d >= seenBlocked && d <= joined, "blocked " + d + " ns: at least the " + seenBlocked
-          + " ns the sleeper saw, within the join's " + joined + " ns");
+      assertTrue(
+          d >= seenBlocked && d <= joined,
+          "blocked "
+              + d
+              + " ns: at least the "
+              + seenBlocked
+              + " ns the sleeper saw, within the join's "
+              + joined
+              + " ns");
       // Timed waits of at most 1 ms each (one may oversleep on a loaded box), helping in between.
       assertTrue(e.getInt("waits") >= 1 && e.getInt("waits") <= d / 1_000_000 + 1, e.toString());
       assertNotNull(e.getStackTrace());
-      assertTrue(e.getStackTrace().getFrames().stream().map(RecordedFrame::getMethod)
-          .anyMatch(m -> m.getName().equals("join")), "the stack is the join's");
+      assertTrue(
+          e.getStackTrace().getFrames().stream()
+              .map(RecordedFrame::getMethod)
+              .anyMatch(m -> m.getName().equals("join")),
+          "the stack is the join's");
       assertTrue(e.getThread().getJavaName().startsWith(name), e.getThread().getJavaName());
     }
   }
@@ -234,7 +256,8 @@ class FlightRecorderTest {
     try (Recording r = new Recording(c)) {
       r.start();
       String name = "jfr-settings";
-      try (WorkStealingPool pool = WorkStealingPool.builder().name(name).parallelism(1).registerMXBean(false).build()) {
+      try (WorkStealingPool pool =
+          WorkStealingPool.builder().name(name).parallelism(1).registerMXBean(false).build()) {
         pool.invoke(new Programs.Fib(15));
       }
       r.stop();

@@ -14,11 +14,11 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Overflows aimed at the runtime's own calls, in the interpreter, where every {@code VarHandle}
- * access and every small method is a call that can overflow (compiled code inlines most of them,
- * so {@link OverflowTest} rarely lands there). A child JVM runs {@link #main} under {@code -Xint}:
- * at the deepest depth where two forks still succeed, it joins the first fork from 0..120 extra
- * frames down, catching the overflow, so the overflow sweeps the join's slow path call by call.
- * Every fork must complete.
+ * access and every small method is a call that can overflow (compiled code inlines most of them, so
+ * {@link OverflowTest} rarely lands there). A child JVM runs {@link #main} under {@code -Xint}: at
+ * the deepest depth where two forks still succeed, it joins the first fork from 0..120 extra frames
+ * down, catching the overflow, so the overflow sweeps the join's slow path call by call. Every fork
+ * must complete.
  *
  * <p>Planted bug it catches (found by review, lost 7 of 727 forks on every run): a failure handler
  * in {@code Task.doExec} that calls a method before recording the task in the pending list, and a
@@ -63,7 +63,8 @@ class InterpretedOverflowTest {
   /** The child JVM: prints "forks N lost M". */
   public static void main(String[] args) throws Exception {
     int p = Integer.parseInt(args[0]);
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
       int n = 20_000;
       for (; n > 0; n--) { // the deepest depth at which both forks succeed
         int before = forked;
@@ -108,10 +109,19 @@ class InterpretedOverflowTest {
 
   @ParameterizedTest(name = "p={0}")
   @ValueSource(ints = {1, 2})
-  void everyForkCompletesWhenOverflowsHitTheRuntimesCalls(int p) throws IOException, InterruptedException {
+  void everyForkCompletesWhenOverflowsHitTheRuntimesCalls(int p)
+      throws IOException, InterruptedException {
     Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd = new ArrayList<>(List.of(java.toString(), "-Xint", "-Xss1m",
-        "-cp", System.getProperty("java.class.path"), InterpretedOverflowTest.class.getName(), String.valueOf(p)));
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                java.toString(),
+                "-Xint",
+                "-Xss1m",
+                "-cp",
+                System.getProperty("java.class.path"),
+                InterpretedOverflowTest.class.getName(),
+                String.valueOf(p)));
     Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
     assertTrue(proc.waitFor(120, TimeUnit.SECONDS), "child JVM finished");
     String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();

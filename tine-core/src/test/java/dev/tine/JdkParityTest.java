@@ -2,8 +2,8 @@ package dev.tine;
 
 import static org.junit.jupiter.api.Assertions.assertAll;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,16 +51,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Drop-in parity with {@link ForkJoinPool}: programs that run correctly on the JDK's pool must run
- * the same way on Tine. One regression test per known failure (f01..f10), plus two tests that
- * pin documented behaviour (z1, z2). Where the program is a plain ForkJoinPool program, the same
- * program first runs on the JDK as a control that must pass, which shows the test program itself
- * is right (not in f02, see there; f10 uses Tine's own loop API).
+ * the same way on Tine. One regression test per known failure (f01..f10), plus two tests that pin
+ * documented behaviour (z1, z2). Where the program is a plain ForkJoinPool program, the same
+ * program first runs on the JDK as a control that must pass, which shows the test program itself is
+ * right (not in f02, see there; f10 uses Tine's own loop API).
  *
  * <p>Every test is bounded even against a wedged pool: waits are timed ({@code get(timeout)},
  * {@code await(timeout)}) or preemptive ({@link #within}), and pools are disposed of with {@code
  * shutdownNow()} plus a bounded wait, never an unbounded {@code close()}. Worker threads are
- * daemons, so one left wedged cannot keep the JVM alive. Budgets are generous (seconds): the
- * build box is a loaded two-core machine. Nothing here asserts a duration.
+ * daemons, so one left wedged cannot keep the JVM alive. Budgets are generous (seconds): the build
+ * box is a loaded two-core machine. Nothing here asserts a duration.
  */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 @TestMethodOrder(MethodOrderer.MethodName.class)
@@ -77,25 +77,29 @@ class JdkParityTest {
   }
 
   /**
-   * Never blocks for long: shutdownNow() and a bounded wait, in a daemon thread; a pool a test
-   * left wedged is abandoned (its workers are daemons).
+   * Never blocks for long: shutdownNow() and a bounded wait, in a daemon thread; a pool a test left
+   * wedged is abandoned (its workers are daemons).
    */
   @AfterEach
   void disposePools() throws InterruptedException {
     List<ExecutorService> toStop = List.copyOf(pools);
     pools.clear();
-    Thread stopper = Thread.ofPlatform().daemon().name("parity-dispose").start(() -> {
-      for (ExecutorService p : toStop) {
-        p.shutdownNow();
-      }
-      try {
-        for (ExecutorService p : toStop) {
-          p.awaitTermination(1, TimeUnit.SECONDS);
-        }
-      } catch (InterruptedException e) {
-        // give up waiting
-      }
-    });
+    Thread stopper =
+        Thread.ofPlatform()
+            .daemon()
+            .name("parity-dispose")
+            .start(() -> {
+              for (ExecutorService p : toStop) {
+                p.shutdownNow();
+              }
+              try {
+                for (ExecutorService p : toStop) {
+                  p.awaitTermination(1, TimeUnit.SECONDS);
+                }
+              } catch (InterruptedException e) {
+                // give up waiting
+              }
+            });
     stopper.join(TimeUnit.SECONDS.toMillis(5));
   }
 
@@ -117,20 +121,26 @@ class JdkParityTest {
     return track(new ForkJoinPool(parallelism));
   }
 
-  /** Runs body in a daemon thread (JUnit's), failing the test if it has not returned after seconds. */
+  /**
+   * Runs body in a daemon thread (JUnit's), failing the test if it has not returned after seconds.
+   */
   static <T> T within(int seconds, Supplier<String> what, ThrowingSupplier<T> body) {
     return assertTimeoutPreemptively(Duration.ofSeconds(seconds), body, what);
   }
 
   /** Closes the pool in a daemon thread and waits for it at most seconds; true if it closed. */
   static boolean closeWithin(AutoCloseable pool, int seconds) throws InterruptedException {
-    Thread closer = Thread.ofPlatform().daemon().name("parity-closer").start(() -> {
-      try {
-        pool.close();
-      } catch (Exception e) {
-        throw new RuntimeException(e);
-      }
-    });
+    Thread closer =
+        Thread.ofPlatform()
+            .daemon()
+            .name("parity-closer")
+            .start(() -> {
+              try {
+                pool.close();
+              } catch (Exception e) {
+                throw new RuntimeException(e);
+              }
+            });
     closer.join(TimeUnit.SECONDS.toMillis(seconds));
     return !closer.isAlive();
   }
@@ -184,8 +194,19 @@ class JdkParityTest {
   void f01_submissionIsNeverLostWhileAWorkerRetires() throws Exception {
     int rounds = 500;
     // Control: the same loop on the JDK's pool with the same keep-alive.
-    ForkJoinPool jdk = track(new ForkJoinPool(1, ForkJoinPool.defaultForkJoinWorkerThreadFactory,
-        null, false, 0, 1, 1, null, 1, TimeUnit.MILLISECONDS));
+    ForkJoinPool jdk =
+        track(
+            new ForkJoinPool(
+                1,
+                ForkJoinPool.defaultForkJoinWorkerThreadFactory,
+                null,
+                false,
+                0,
+                1,
+                1,
+                null,
+                1,
+                TimeUnit.MILLISECONDS));
     for (int r = 0; r < rounds; r++) {
       int round = r;
       Future<Integer> f = jdk.submit(() -> round);
@@ -193,8 +214,8 @@ class JdkParityTest {
       pauseAround1ms(r);
     }
 
-    WorkStealingPool pool = track(WorkStealingPool.builder()
-        .parallelism(1).keepAlive(Duration.ofMillis(1)).build());
+    WorkStealingPool pool =
+        track(WorkStealingPool.builder().parallelism(1).keepAlive(Duration.ofMillis(1)).build());
     for (int r = 0; r < rounds; r++) {
       int round = r;
       Future<Integer> f = pool.submit(() -> round);
@@ -222,9 +243,9 @@ class JdkParityTest {
 
   /**
    * A chain of fork/join, {@code depth} deep, after {@code pad} plain recursive frames (so that the
-   * overflow lands at different points of a level). Plain: each level forks its child and joins
-   * it. Mixed: levels cycle through fork+join, {@link Tine#joinLong} and {@link Task#invokeAll},
-   * with the deep half in either position.
+   * overflow lands at different points of a level). Plain: each level forks its child and joins it.
+   * Mixed: levels cycle through fork+join, {@link Tine#joinLong} and {@link Task#invokeAll}, with
+   * the deep half in either position.
    */
   static final class Chain extends Task<Long> {
     final int depth, pad;
@@ -317,19 +338,37 @@ class JdkParityTest {
         fail("invocation " + k + ": a chain " + CHAIN_DEPTH + " deep did not overflow");
         return;
       } catch (TimeoutException e) {
-        fail("invocation " + k + " (" + (mixed ? "mixed" : "plain")
-            + " chain) never completed after " + BOUND_S + " s: " + pool);
+        fail(
+            "invocation "
+                + k
+                + " ("
+                + (mixed ? "mixed" : "plain")
+                + " chain) never completed after "
+                + BOUND_S
+                + " s: "
+                + pool);
         return;
       } catch (ExecutionException e) {
         cause = e.getCause();
       }
       if (!(cause instanceof StackOverflowError)) {
-        fail("invocation " + k + " (" + (mixed ? "mixed" : "plain")
-            + " chain): expected StackOverflowError, got " + describe(cause));
+        fail(
+            "invocation "
+                + k
+                + " ("
+                + (mixed ? "mixed" : "plain")
+                + " chain): expected StackOverflowError, got "
+                + describe(cause));
       }
     }
-    System.out.println("f02 parallelism " + p + ", eager forks " + eager + ": " + k
-        + " overflows, each reached the caller");
+    System.out.println(
+        "f02 parallelism "
+            + p
+            + ", eager forks "
+            + eager
+            + ": "
+            + k
+            + " overflows, each reached the caller");
     Future<Long> fib = pool.submit(new Programs.Fib(20));
     try {
       assertEquals(6765L, fib.get(BOUND_S, TimeUnit.SECONDS), "fib(20) after the overflows");
@@ -381,10 +420,15 @@ class JdkParityTest {
       // cancelled by shutdownNow: fine
     } catch (ExecutionException e) {
       // cancelled while it ran: a subtask it joined was cancelled (seen once on the JDK's pool)
-      assertInstanceOf(CancellationException.class, e.getCause(), where + ": failed with " + e.getCause());
+      assertInstanceOf(
+          CancellationException.class, e.getCause(), where + ": failed with " + e.getCause());
     } catch (TimeoutException e) {
-      fail(where + ": after shutdownNow() the fork was neither run nor cancelled: an outside get()"
-          + " still waits after " + BOUND_S + " s");
+      fail(
+          where
+              + ": after shutdownNow() the fork was neither run nor cancelled: an outside get()"
+              + " still waits after "
+              + BOUND_S
+              + " s");
     }
   }
 
@@ -397,31 +441,48 @@ class JdkParityTest {
     // Control: the JDK runs the forks on the other workers.
     for (int round = 0; round < 3; round++) {
       ForkJoinPool jdk = jdk(4);
-      Boolean ok = jdk.submit(() -> {
-        CountDownLatch latch = new CountDownLatch(3);
-        for (int i = 0; i < 3; i++) {
-          ForkJoinTask.adapt(latch::countDown).fork();
-        }
-        return latch.await(BOUND_S, TimeUnit.SECONDS);
-      }).get(3 * BOUND_S, TimeUnit.SECONDS);
+      Boolean ok =
+          jdk.submit(
+                  () -> {
+                    CountDownLatch latch = new CountDownLatch(3);
+                    for (int i = 0; i < 3; i++) {
+                      ForkJoinTask.adapt(latch::countDown).fork();
+                    }
+                    return latch.await(BOUND_S, TimeUnit.SECONDS);
+                  })
+              .get(3 * BOUND_S, TimeUnit.SECONDS);
       assertTrue(ok, "JDK control, round " + round);
     }
 
     for (boolean eager : new boolean[] {false, true}) {
       for (int round = 0; round < 3; round++) {
         WorkStealingPool pool = tine(4, eager);
-        Boolean ok = pool.submit(() -> {
-          CountDownLatch latch = new CountDownLatch(3);
-          for (int i = 0; i < 3; i++) {
-            Task.of(() -> {
-              latch.countDown();
-              return null;
-            }).fork();
-          }
-          return latch.await(BOUND_S, TimeUnit.SECONDS);
-        }).get(3 * BOUND_S, TimeUnit.SECONDS);
-        assertTrue(ok, "eager forks " + eager + ", round " + round + ": of 3 forks, some never ran"
-            + " while their parent blocked for " + BOUND_S + " s: " + pool);
+        Boolean ok =
+            pool.submit(
+                    () -> {
+                      CountDownLatch latch = new CountDownLatch(3);
+                      for (int i = 0; i < 3; i++) {
+                        Task.of(
+                                () -> {
+                                  latch.countDown();
+                                  return null;
+                                })
+                            .fork();
+                      }
+                      return latch.await(BOUND_S, TimeUnit.SECONDS);
+                    })
+                .get(3 * BOUND_S, TimeUnit.SECONDS);
+        assertTrue(
+            ok,
+            "eager forks "
+                + eager
+                + ", round "
+                + round
+                + ": of 3 forks, some never ran"
+                + " while their parent blocked for "
+                + BOUND_S
+                + " s: "
+                + pool);
       }
     }
   }
@@ -432,33 +493,50 @@ class JdkParityTest {
     long[] momentsNanos = {0L, 20_000L, 200_000L, 0L, 50_000L};
     for (long moment : momentsNanos) {
       ForkJoinPool jdk = jdk(2);
-      Boolean ok = jdk.submit(() -> {
-        CountDownLatch latch = new CountDownLatch(2);
-        ForkJoinTask.adapt(latch::countDown).fork();
-        spinNanos(moment);
-        ForkJoinTask.adapt(latch::countDown).fork();
-        return latch.await(BOUND_S, TimeUnit.SECONDS);
-      }).get(3 * BOUND_S, TimeUnit.SECONDS);
+      Boolean ok =
+          jdk.submit(
+                  () -> {
+                    CountDownLatch latch = new CountDownLatch(2);
+                    ForkJoinTask.adapt(latch::countDown).fork();
+                    spinNanos(moment);
+                    ForkJoinTask.adapt(latch::countDown).fork();
+                    return latch.await(BOUND_S, TimeUnit.SECONDS);
+                  })
+              .get(3 * BOUND_S, TimeUnit.SECONDS);
       assertTrue(ok, "JDK control, moment " + moment + " ns");
     }
 
     for (long moment : momentsNanos) {
       WorkStealingPool pool = tine(2);
-      Boolean ok = pool.submit(() -> {
-        CountDownLatch latch = new CountDownLatch(2);
-        Task.of(() -> {
-          latch.countDown();
-          return null;
-        }).fork();
-        spinNanos(moment);
-        Task.of(() -> {
-          latch.countDown();
-          return null;
-        }).fork();
-        return latch.await(BOUND_S, TimeUnit.SECONDS);
-      }).get(3 * BOUND_S, TimeUnit.SECONDS);
-      assertTrue(ok, "moment " + moment + " ns between the forks: a fork never ran while its"
-          + " parent blocked for " + BOUND_S + " s: " + pool);
+      Boolean ok =
+          pool.submit(
+                  () -> {
+                    CountDownLatch latch = new CountDownLatch(2);
+                    Task.of(
+                            () -> {
+                              latch.countDown();
+                              return null;
+                            })
+                        .fork();
+                    spinNanos(moment);
+                    Task.of(
+                            () -> {
+                              latch.countDown();
+                              return null;
+                            })
+                        .fork();
+                    return latch.await(BOUND_S, TimeUnit.SECONDS);
+                  })
+              .get(3 * BOUND_S, TimeUnit.SECONDS);
+      assertTrue(
+          ok,
+          "moment "
+              + moment
+              + " ns between the forks: a fork never ran while its"
+              + " parent blocked for "
+              + BOUND_S
+              + " s: "
+              + pool);
     }
   }
 
@@ -484,29 +562,52 @@ class JdkParityTest {
   void f05_timedGetOfOwnForkCompletes(boolean eager) throws Exception {
     // Control (TCK testForkTimedGetSingleton): the JDK returns at once.
     ForkJoinPool jdk1 = jdk(1);
-    assertEquals(55L, jdk1.submit(() -> timedGet(new JdkFib(10).fork()))
-        .get(3 * BOUND_S, TimeUnit.SECONDS), "JDK control, parallelism 1");
+    assertEquals(
+        55L,
+        jdk1.submit(() -> timedGet(new JdkFib(10).fork())).get(3 * BOUND_S, TimeUnit.SECONDS),
+        "JDK control, parallelism 1");
     ForkJoinPool jdk4 = jdk(4);
-    assertEquals(55L + 34L, jdk4.submit(() -> {
-      ForkJoinTask<Long> a = new JdkFib(10).fork(), b = new JdkFib(9).fork();
-      return timedGet(b) + a.join();
-    }).get(3 * BOUND_S, TimeUnit.SECONDS), "JDK control, parallelism 4");
+    assertEquals(
+        55L + 34L,
+        jdk4.submit(
+                () -> {
+                  ForkJoinTask<Long> a = new JdkFib(10).fork(), b = new JdkFib(9).fork();
+                  return timedGet(b) + a.join();
+                })
+            .get(3 * BOUND_S, TimeUnit.SECONDS),
+        "JDK control, parallelism 4");
 
     WorkStealingPool p1 = tine(1, eager);
-    long single = p1.submit(Task.of(() -> timedGet(new Programs.Fib(10).fork())))
-        .get(3 * BOUND_S, TimeUnit.SECONDS);
+    long single =
+        p1.submit(Task.of(() -> timedGet(new Programs.Fib(10).fork())))
+            .get(3 * BOUND_S, TimeUnit.SECONDS);
     WorkStealingPool p4 = tine(4, eager);
-    long second = p4.submit(Task.of(() -> {
-      Task<Long> a = new Programs.Fib(10).fork(), b = new Programs.Fib(9).fork();
-      long rb = timedGet(b);
-      a.join();
-      return rb;
-    })).get(3 * BOUND_S, TimeUnit.SECONDS);
+    long second =
+        p4.submit(
+                Task.of(() -> {
+                  Task<Long> a = new Programs.Fib(10).fork(), b = new Programs.Fib(9).fork();
+                  long rb = timedGet(b);
+                  a.join();
+                  return rb;
+                }))
+            .get(3 * BOUND_S, TimeUnit.SECONDS);
     assertAll(
-        () -> assertEquals(55L, single, "parallelism 1: f.get(" + GET_S + " s) of the task's own"
-            + " fork (-1: TimeoutException)"),
-        () -> assertEquals(34L, second, "parallelism 4: get(" + GET_S + " s) of the second of two"
-            + " forks (-1: TimeoutException)"));
+        () ->
+            assertEquals(
+                55L,
+                single,
+                "parallelism 1: f.get("
+                    + GET_S
+                    + " s) of the task's own"
+                    + " fork (-1: TimeoutException)"),
+        () ->
+            assertEquals(
+                34L,
+                second,
+                "parallelism 4: get("
+                    + GET_S
+                    + " s) of the second of two"
+                    + " forks (-1: TimeoutException)"));
   }
 
   // =============================================================================================
@@ -520,32 +621,40 @@ class JdkParityTest {
     ForkJoinPool jdk = jdk(1);
     jdk.submit(() -> Thread.currentThread().interrupt()).get(BOUND_S, TimeUnit.SECONDS);
     Thread.sleep(100);
-    assertFalse(jdk.submit(() -> Thread.currentThread().isInterrupted())
-        .get(BOUND_S, TimeUnit.SECONDS), "JDK control: the next task saw the interrupt");
+    assertFalse(
+        jdk.submit(() -> Thread.currentThread().isInterrupted()).get(BOUND_S, TimeUnit.SECONDS),
+        "JDK control: the next task saw the interrupt");
 
     String prefix = "parity-f06-";
-    WorkStealingPool pool = track(WorkStealingPool.builder().parallelism(1)
-        .threadNamePrefix(prefix).build());
-    Thread worker = pool.submit(() -> {
-      Thread.currentThread().interrupt(); // e.g. a task that restored the flag after catching
-      return Thread.currentThread();
-    }).get(BOUND_S, TimeUnit.SECONDS);
+    WorkStealingPool pool =
+        track(WorkStealingPool.builder().parallelism(1).threadNamePrefix(prefix).build());
+    Thread worker =
+        pool.submit(
+                () -> {
+                  Thread.currentThread()
+                      .interrupt(); // e.g. a task that restored the flag after catching
+                  return Thread.currentThread();
+                })
+            .get(BOUND_S, TimeUnit.SECONDS);
     assertTrue(worker.getName().startsWith(prefix), worker.getName());
 
     String idle = idleWorkerSleeps(worker, 5);
-    boolean seen = pool.submit(() -> Thread.currentThread().isInterrupted())
-        .get(BOUND_S, TimeUnit.SECONDS);
+    boolean seen =
+        pool.submit(() -> Thread.currentThread().isInterrupted()).get(BOUND_S, TimeUnit.SECONDS);
     assertAll(
         () -> assertTrue(idle == null, "the idle worker never slept: " + idle),
-        () -> assertFalse(seen, "the next task on the worker started with the previous task's"
-            + " interrupt status set"));
+        () ->
+            assertFalse(
+                seen,
+                "the next task on the worker started with the previous task's"
+                    + " interrupt status set"));
   }
 
   /**
-   * Watches an idle worker in 300 ms windows for up to seconds; null once a window shows it
-   * asleep (at least 90% of the samples WAITING/TIMED_WAITING, under 20% of a core of CPU), else
-   * what the last window saw (with its count of waits, for the record: a spinning park returns
-   * at once, millions of times).
+   * Watches an idle worker in 300 ms windows for up to seconds; null once a window shows it asleep
+   * (at least 90% of the samples WAITING/TIMED_WAITING, under 20% of a core of CPU), else what the
+   * last window saw (with its count of waits, for the record: a spinning park returns at once,
+   * millions of times).
    */
   private static String idleWorkerSleeps(Thread worker, int seconds) throws InterruptedException {
     ThreadMXBean tmx = ManagementFactory.getThreadMXBean();
@@ -572,8 +681,10 @@ class JdkParityTest {
       if (runnable <= samples / 10 && cpu < wall / 5) {
         return null;
       }
-      last = String.format("%d of %d samples not waiting, %.0f ms CPU in %.0f ms, %d waits",
-          runnable, samples, cpu / 1e6, wall / 1e6, parks);
+      last =
+          String.format(
+              "%d of %d samples not waiting, %.0f ms CPU in %.0f ms, %d waits",
+              runnable, samples, cpu / 1e6, wall / 1e6, parks);
     }
     return last;
   }
@@ -595,8 +706,11 @@ class JdkParityTest {
       Integer r = f.get(BOUND_S, TimeUnit.SECONDS);
       assertTrue(r == 1 || r == 2, String.valueOf(r));
     } catch (TimeoutException e) {
-      fail("invokeAny from a task at parallelism 1 did not return within " + BOUND_S + " s: "
-          + pool);
+      fail(
+          "invokeAny from a task at parallelism 1 did not return within "
+              + BOUND_S
+              + " s: "
+              + pool);
     }
   }
 
@@ -607,25 +721,38 @@ class JdkParityTest {
   @Test
   void f08_awaitTerminationWithExtremeTimeouts() throws Exception {
     ForkJoinPool jdk = jdk(1);
-    assertFalse(within(BOUND_S, () -> "JDK control",
-        () -> jdk.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
+    assertFalse(
+        within(
+            BOUND_S,
+            () -> "JDK control",
+            () -> jdk.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
     jdk.shutdown();
     assertTrue(jdk.awaitTermination(BOUND_S, TimeUnit.SECONDS), "JDK control");
     assertTrue(jdk.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS), "JDK control");
 
     WorkStealingPool pool = tine(1);
     pool.submit(() -> 1).get(BOUND_S, TimeUnit.SECONDS); // a started worker
-    assertFalse(within(BOUND_S,
-        () -> "awaitTermination(Long.MIN_VALUE, NANOSECONDS) on a running pool did not return",
-        () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
-    assertFalse(within(BOUND_S,
-        () -> "awaitTermination(Long.MIN_VALUE, DAYS) on a running pool did not return",
-        () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.DAYS)));
+    assertFalse(
+        within(
+            BOUND_S,
+            () -> "awaitTermination(Long.MIN_VALUE, NANOSECONDS) on a running pool did not return",
+            () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
+    assertFalse(
+        within(
+            BOUND_S,
+            () -> "awaitTermination(Long.MIN_VALUE, DAYS) on a running pool did not return",
+            () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.DAYS)));
     assertTrue(closeWithin(pool, BOUND_S), "close");
-    assertTrue(within(BOUND_S, () -> "awaitTermination(Long.MAX_VALUE) on a terminated pool",
-        () -> pool.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS)));
-    assertTrue(within(BOUND_S, () -> "awaitTermination(Long.MIN_VALUE) on a terminated pool",
-        () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
+    assertTrue(
+        within(
+            BOUND_S,
+            () -> "awaitTermination(Long.MAX_VALUE) on a terminated pool",
+            () -> pool.awaitTermination(Long.MAX_VALUE, TimeUnit.NANOSECONDS)));
+    assertTrue(
+        within(
+            BOUND_S,
+            () -> "awaitTermination(Long.MIN_VALUE) on a terminated pool",
+            () -> pool.awaitTermination(Long.MIN_VALUE, TimeUnit.NANOSECONDS)));
   }
 
   // =============================================================================================
@@ -636,19 +763,41 @@ class JdkParityTest {
   void f09_invokeAllRejectsANullElement() throws Exception {
     List<Callable<Integer>> withNull = Arrays.asList(() -> 1, null);
     ForkJoinPool jdk = jdk(1);
-    within(BOUND_S, () -> "JDK control", () -> assertThrows(NullPointerException.class,
-        () -> jdk.invokeAll(withNull), "JDK control, untimed"));
-    within(BOUND_S, () -> "JDK control", () -> assertThrows(NullPointerException.class,
-        () -> jdk.invokeAll(withNull, BOUND_S, TimeUnit.SECONDS), "JDK control, timed"));
+    within(
+        BOUND_S,
+        () -> "JDK control",
+        () ->
+            assertThrows(
+                NullPointerException.class, () -> jdk.invokeAll(withNull), "JDK control, untimed"));
+    within(
+        BOUND_S,
+        () -> "JDK control",
+        () ->
+            assertThrows(
+                NullPointerException.class,
+                () -> jdk.invokeAll(withNull, BOUND_S, TimeUnit.SECONDS),
+                "JDK control, timed"));
 
     WorkStealingPool pool = tine(1);
     assertAll(
-        () -> within(BOUND_S, () -> "invokeAll(untimed)", () -> assertThrows(
-            NullPointerException.class, () -> pool.invokeAll(withNull),
-            "invokeAll(List.of(callable, null))")),
-        () -> within(BOUND_S, () -> "invokeAll(timed)", () -> assertThrows(
-            NullPointerException.class, () -> pool.invokeAll(withNull, BOUND_S, TimeUnit.SECONDS),
-            "invokeAll(List.of(callable, null), timeout)")));
+        () ->
+            within(
+                BOUND_S,
+                () -> "invokeAll(untimed)",
+                () ->
+                    assertThrows(
+                        NullPointerException.class,
+                        () -> pool.invokeAll(withNull),
+                        "invokeAll(List.of(callable, null))")),
+        () ->
+            within(
+                BOUND_S,
+                () -> "invokeAll(timed)",
+                () ->
+                    assertThrows(
+                        NullPointerException.class,
+                        () -> pool.invokeAll(withNull, BOUND_S, TimeUnit.SECONDS),
+                        "invokeAll(List.of(callable, null), timeout)")));
   }
 
   // =============================================================================================
@@ -662,10 +811,11 @@ class JdkParityTest {
     CountDownLatch all = new CountDownLatch(p);
     List<Future<Boolean>> tasks = new ArrayList<>();
     for (int i = 0; i < p; i++) {
-      tasks.add(pool.submit(() -> {
-        all.countDown();
-        return all.await(BOUND_S, TimeUnit.SECONDS);
-      }));
+      tasks.add(
+          pool.submit(() -> {
+            all.countDown();
+            return all.await(BOUND_S, TimeUnit.SECONDS);
+          }));
     }
     for (Future<Boolean> t : tasks) {
       assertTrue(t.get(2 * BOUND_S, TimeUnit.SECONDS), "all " + p + " workers started");
@@ -685,41 +835,48 @@ class JdkParityTest {
       AtomicLong late = new AtomicLong(), started = new AtomicLong();
       AtomicReference<Thread> thrower = new AtomicReference<>();
       Thread[] owner = new Thread[1];
-      String outcome = pool.submit(Task.of(() -> {
-        owner[0] = Thread.currentThread();
-        // The lower half is cheap and the caller's own; the upper half (split off first, so the
-        // oldest split, and joined last) is slow. The first lower-half index another worker runs
-        // throws, so the exception arrives through a newer split while the upper half still
-        // runs. (If none does, the caller throws at the end of the lower half.)
-        IntToLongFunction body = i -> {
-          started.incrementAndGet();
-          if (over.get()) {
-            late.incrementAndGet();
-          }
-          if (i >= RANGE / 2) {
-            spinNanos(5_000);
-          } else {
-            spinNanos(500);
-            if ((Thread.currentThread() != owner[0] || i == RANGE / 2 - 1)
-                && thrower.compareAndSet(null, Thread.currentThread())) {
-              throw new Boom("at " + i);
-            }
-          }
-          return 1L;
-        };
-        try {
-          if (reduce) {
-            Tine.reduceLong(0, RANGE, 0L, body, Long::sum);
-          } else {
-            Tine.forRange(0, RANGE, i -> body.applyAsLong(i));
-          }
-          return "returned";
-        } catch (Boom b) {
-          return "threw";
-        } finally {
-          over.set(true);
-        }
-      })).get(6 * BOUND_S, TimeUnit.SECONDS);
+      String outcome =
+          pool.submit(
+                  Task.of(() -> {
+                    owner[0] = Thread.currentThread();
+                    // The lower half is cheap and the caller's own; the upper half (split off
+                    // first, so the
+                    // oldest split, and joined last) is slow. The first lower-half index another
+                    // worker runs
+                    // throws, so the exception arrives through a newer split while the upper half
+                    // still
+                    // runs. (If none does, the caller throws at the end of the lower half.)
+                    IntToLongFunction body =
+                        i -> {
+                          started.incrementAndGet();
+                          if (over.get()) {
+                            late.incrementAndGet();
+                          }
+                          if (i >= RANGE / 2) {
+                            spinNanos(5_000);
+                          } else {
+                            spinNanos(500);
+                            if ((Thread.currentThread() != owner[0] || i == RANGE / 2 - 1)
+                                && thrower.compareAndSet(null, Thread.currentThread())) {
+                              throw new Boom("at " + i);
+                            }
+                          }
+                          return 1L;
+                        };
+                    try {
+                      if (reduce) {
+                        Tine.reduceLong(0, RANGE, 0L, body, Long::sum);
+                      } else {
+                        Tine.forRange(0, RANGE, i -> body.applyAsLong(i));
+                      }
+                      return "returned";
+                    } catch (Boom b) {
+                      return "threw";
+                    } finally {
+                      over.set(true);
+                    }
+                  }))
+              .get(6 * BOUND_S, TimeUnit.SECONDS);
       assertTrue(closeWithin(pool, 6 * BOUND_S), "close after the range"); // let leftovers run
       assertEquals("threw", outcome);
       if (thrower.get() != owner[0]) {
@@ -729,10 +886,21 @@ class JdkParityTest {
         leaks.add("round " + round + ": " + late.get() + " of " + started.get());
       }
     }
-    System.out.println("f10 " + (reduce ? "reduceLong" : "forRange") + ": thrown by a split in "
-        + bySplit + " of " + rounds + " rounds; leaks " + leaks);
-    assertTrue(leaks.isEmpty(), (reduce ? "reduceLong" : "forRange") + " had already thrown when"
-        + " iterations started (iterations started after it threw, of all started): " + leaks);
+    System.out.println(
+        "f10 "
+            + (reduce ? "reduceLong" : "forRange")
+            + ": thrown by a split in "
+            + bySplit
+            + " of "
+            + rounds
+            + " rounds; leaks "
+            + leaks);
+    assertTrue(
+        leaks.isEmpty(),
+        (reduce ? "reduceLong" : "forRange")
+            + " had already thrown when"
+            + " iterations started (iterations started after it threw, of all started): "
+            + leaks);
   }
 
   // =============================================================================================
@@ -745,12 +913,15 @@ class JdkParityTest {
   void z1_documented_closeFromAnOwnTaskBlocksAsOnTheJdk() throws Exception {
     ForkJoinPool jdk = jdk(2);
     CountDownLatch jdkClosing = new CountDownLatch(1);
-    Future<?> jdkTask = jdk.submit(() -> {
-      jdkClosing.countDown();
-      jdk.close();
-    });
+    Future<?> jdkTask =
+        jdk.submit(() -> {
+          jdkClosing.countDown();
+          jdk.close();
+        });
     assertTrue(jdkClosing.await(BOUND_S, TimeUnit.SECONDS));
-    assertThrows(TimeoutException.class, () -> jdkTask.get(1, TimeUnit.SECONDS),
+    assertThrows(
+        TimeoutException.class,
+        () -> jdkTask.get(1, TimeUnit.SECONDS),
         "JDK control: close() from an own task blocks");
     assertTrue(jdk.isShutdown(), "JDK control");
     assertFalse(jdk.isTerminated(), "JDK control");
@@ -758,12 +929,15 @@ class JdkParityTest {
 
     WorkStealingPool pool = tine(2);
     CountDownLatch closing = new CountDownLatch(1);
-    Future<?> task = pool.submit(() -> {
-      closing.countDown();
-      pool.close();
-    });
+    Future<?> task =
+        pool.submit(() -> {
+          closing.countDown();
+          pool.close();
+        });
     assertTrue(closing.await(BOUND_S, TimeUnit.SECONDS));
-    assertThrows(TimeoutException.class, () -> task.get(1, TimeUnit.SECONDS),
+    assertThrows(
+        TimeoutException.class,
+        () -> task.get(1, TimeUnit.SECONDS),
         "close() from an own task blocks");
     assertTrue(pool.isShutdown());
     assertFalse(pool.isTerminated());
@@ -782,39 +956,48 @@ class JdkParityTest {
   void z2_documented_sneakyCheckedExceptionReachesJoinAsCompletionException() throws Exception {
     WorkStealingPool pool = tine(2);
     IOException io = new IOException("sneaky");
-    Task<Long> t = new Task<>() {
-      @Override
-      protected Long compute() {
-        throw JdkParityTest.<RuntimeException>sneaky(io);
-      }
-    };
+    Task<Long> t =
+        new Task<>() {
+          @Override
+          protected Long compute() {
+            throw JdkParityTest.<RuntimeException>sneaky(io);
+          }
+        };
     pool.submit(t);
-    ExecutionException ee = assertThrows(ExecutionException.class,
-        () -> t.get(BOUND_S, TimeUnit.SECONDS));
+    ExecutionException ee =
+        assertThrows(ExecutionException.class, () -> t.get(BOUND_S, TimeUnit.SECONDS));
     assertSame(io, ee.getCause());
     CompletionException ce = assertThrows(CompletionException.class, t::join);
     assertSame(io, ce.getCause());
-    CompletionException inside = pool.submit(Task.of(() -> {
-      Task<Long> child = new Task<>() {
-        @Override
-        protected Long compute() {
-          throw JdkParityTest.<RuntimeException>sneaky(io);
-        }
-      };
-      child.fork();
-      try {
-        child.join();
-        return null;
-      } catch (CompletionException e) {
-        return e;
-      }
-    })).get(BOUND_S, TimeUnit.SECONDS);
+    CompletionException inside =
+        pool.submit(
+                Task.of(() -> {
+                  Task<Long> child =
+                      new Task<>() {
+                        @Override
+                        protected Long compute() {
+                          throw JdkParityTest.<RuntimeException>sneaky(io);
+                        }
+                      };
+                  child.fork();
+                  try {
+                    child.join();
+                    return null;
+                  } catch (CompletionException e) {
+                    return e;
+                  }
+                }))
+            .get(BOUND_S, TimeUnit.SECONDS);
     assertNotNull(inside, "join of a fork that threw a checked exception");
     assertSame(io, inside.getCause());
-    CompletionException invoked = assertThrows(CompletionException.class,
-        () -> pool.invoke(Task.of(() -> {
-          throw JdkParityTest.<RuntimeException>sneaky(io);
-        })));
+    CompletionException invoked =
+        assertThrows(
+            CompletionException.class,
+            () ->
+                pool.invoke(
+                    Task.of(() -> {
+                      throw JdkParityTest.<RuntimeException>sneaky(io);
+                    })));
     assertSame(io, invoked.getCause());
   }
 }

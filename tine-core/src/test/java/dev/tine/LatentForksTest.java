@@ -44,7 +44,10 @@ class LatentForksTest {
       pool.invoke(new Programs.Fib(15));
       PoolStats s = pool.stats();
       assertEquals(s.forks(), s.latentForks());
-      assertEquals(s.forks(), s.inlineJoins(), "at parallelism 1 nobody is hungry: every join is a direct call");
+      assertEquals(
+          s.forks(),
+          s.inlineJoins(),
+          "at parallelism 1 nobody is hungry: every join is a direct call");
       assertEquals(0, s.promotions());
     }
   }
@@ -55,27 +58,31 @@ class LatentForksTest {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
       long r =
           pool.invoke(
-              Task.of(
-                  () -> {
-                    // fork a, fork b, join a, join b
-                    Task<Long> a = new Programs.Fib(18).fork(), b = new Programs.Fib(17).fork();
-                    long ab = a.join() + b.join();
-                    // fork a, fork b, join b, join a
-                    Task<Long> c = new Programs.Fib(16).fork(), d = new Programs.Fib(15).fork();
-                    long dc = d.join() + c.join();
-                    // fork in a loop, join in fork order
-                    Task<?>[] kids = new Task<?>[20];
-                    for (int i = 0; i < kids.length; i++) kids[i] = new Programs.Fib(i).fork();
-                    long loop = 0;
-                    for (Task<?> k : kids) loop += (Long) k.join();
-                    // join twice: the second join returns the stored result
-                    long again = a.join();
-                    return ab + dc + loop + again;
-                  }));
+              Task.of(() -> {
+                // fork a, fork b, join a, join b
+                Task<Long> a = new Programs.Fib(18).fork(), b = new Programs.Fib(17).fork();
+                long ab = a.join() + b.join();
+                // fork a, fork b, join b, join a
+                Task<Long> c = new Programs.Fib(16).fork(), d = new Programs.Fib(15).fork();
+                long dc = d.join() + c.join();
+                // fork in a loop, join in fork order
+                Task<?>[] kids = new Task<?>[20];
+                for (int i = 0; i < kids.length; i++) kids[i] = new Programs.Fib(i).fork();
+                long loop = 0;
+                for (Task<?> k : kids) loop += (Long) k.join();
+                // join twice: the second join returns the stored result
+                long again = a.join();
+                return ab + dc + loop + again;
+              }));
       long loop = 0;
       for (int i = 0; i < 20; i++) loop += Programs.seqFib(i);
-      long expected = Programs.seqFib(18) + Programs.seqFib(17) + Programs.seqFib(16)
-          + Programs.seqFib(15) + loop + Programs.seqFib(18);
+      long expected =
+          Programs.seqFib(18)
+              + Programs.seqFib(17)
+              + Programs.seqFib(16)
+              + Programs.seqFib(15)
+              + loop
+              + Programs.seqFib(18);
       assertEquals(expected, r);
     }
   }
@@ -84,10 +91,12 @@ class LatentForksTest {
   void forkedButNeverJoinedStillRuns() {
     AtomicInteger ran = new AtomicInteger();
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
-      pool.invoke(Task.of(() -> {
-        for (int i = 0; i < 100; i++) Task.of(ran::incrementAndGet).fork(); // seed 000's quicksort never joins
-        return null;
-      }));
+      pool.invoke(
+          Task.of(() -> {
+            for (int i = 0; i < 100; i++)
+              Task.of(ran::incrementAndGet).fork(); // seed 000's quicksort never joins
+            return null;
+          }));
       pool.submit(() -> null).join(); // the worker drains its latent stack after the root returns
     }
     assertEquals(100, ran.get());
@@ -120,22 +129,30 @@ class LatentForksTest {
   void anEmptyDequeIsStockedWithTheOldestForkEvenWhenNobodyIsHungry() throws Exception {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       CountDownLatch busy = new CountDownLatch(1), release = new CountDownLatch(1);
-      Task<Void> blocker = pool.submit(() -> {
-        busy.countDown();
-        release.await();
-        return null;
-      });
+      Task<Void> blocker =
+          pool.submit(() -> {
+            busy.countDown();
+            release.await();
+            return null;
+          });
       assertTrue(busy.await(10, TimeUnit.SECONDS));
       try {
-        String r = pool.invoke(Task.of(() -> {
-          Task<Long> first = new Programs.Fib(10).fork(), second = new Programs.Fib(11).fork();
-          // The other worker is busy, so nobody is hungry: only the empty deque is stocked.
-          assertTrue(first.wasPromoted() || first.isDone(), "the oldest fork goes to the empty deque");
-          assertFalse(second.wasPromoted(), "the deque already offers work: the newer fork stays latent");
-          assertEquals(Programs.seqFib(11), second.join());
-          assertEquals(Programs.seqFib(10), first.join());
-          return "ok";
-        }));
+        String r =
+            pool.invoke(
+                Task.of(() -> {
+                  Task<Long> first = new Programs.Fib(10).fork(),
+                      second = new Programs.Fib(11).fork();
+                  // The other worker is busy, so nobody is hungry: only the empty deque is stocked.
+                  assertTrue(
+                      first.wasPromoted() || first.isDone(),
+                      "the oldest fork goes to the empty deque");
+                  assertFalse(
+                      second.wasPromoted(),
+                      "the deque already offers work: the newer fork stays latent");
+                  assertEquals(Programs.seqFib(11), second.join());
+                  assertEquals(Programs.seqFib(10), first.join());
+                  return "ok";
+                }));
         assertEquals("ok", r);
       } finally {
         release.countDown();
@@ -151,22 +168,30 @@ class LatentForksTest {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       for (int round = 0; round < 50; round++) {
         Thread[] ranOn = new Thread[2];
-        Object[] results = pool.invoke(Task.of(() -> {
-          Thread me = Thread.currentThread();
-          Task<Void> v = Task.<Void>of(() -> {
-            ranOn[0] = Thread.currentThread();
-            return null;
-          }).fork();
-          Task<Thread> t = Task.of(() -> {
-            ranOn[1] = Thread.currentThread();
-            return Thread.currentThread();
-          }).fork();
-          long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-          while (!v.isDone() && System.nanoTime() < deadline) {
-            Thread.onSpinWait(); // v is in our deque: the other worker steals it
-          }
-          return new Object[] {v.join(), t.join(), me};
-        }));
+        Object[] results =
+            pool.invoke(
+                Task.of(() -> {
+                  Thread me = Thread.currentThread();
+                  Task<Void> v =
+                      Task.<Void>of(
+                              () -> {
+                                ranOn[0] = Thread.currentThread();
+                                return null;
+                              })
+                          .fork();
+                  Task<Thread> t =
+                      Task.of(
+                              () -> {
+                                ranOn[1] = Thread.currentThread();
+                                return Thread.currentThread();
+                              })
+                          .fork();
+                  long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                  while (!v.isDone() && System.nanoTime() < deadline) {
+                    Thread.onSpinWait(); // v is in our deque: the other worker steals it
+                  }
+                  return new Object[] {v.join(), t.join(), me};
+                }));
         assertEquals(null, results[0], "a stolen Task<Void> joins to null");
         assertSame(ranOn[1], results[1]);
         if (ranOn[0] != null && ranOn[0] != results[2]) {
@@ -181,11 +206,16 @@ class LatentForksTest {
   void exceptionThroughUnpromotedFork() {
     Boom boom = new Boom("unpromoted");
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
-      Boom thrown = assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
-        Task<Long> f = failing(boom).fork();
-        assertFalse(f.wasPromoted());
-        return f.join();
-      })));
+      Boom thrown =
+          assertThrows(
+              Boom.class,
+              () ->
+                  pool.invoke(
+                      Task.of(() -> {
+                        Task<Long> f = failing(boom).fork();
+                        assertFalse(f.wasPromoted());
+                        return f.join();
+                      })));
       assertSame(boom, thrown);
       assertEquals(0, pool.stats().promotions());
     }
@@ -196,12 +226,17 @@ class LatentForksTest {
     Boom boom = new Boom("promoted");
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       AtomicReference<Boolean> promoted = new AtomicReference<>();
-      Boom thrown = assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
-        Task<Long> f = failing(boom).fork();
-        awaitPromotion(f);
-        promoted.set(f.wasPromoted());
-        return f.join();
-      })));
+      Boom thrown =
+          assertThrows(
+              Boom.class,
+              () ->
+                  pool.invoke(
+                      Task.of(() -> {
+                        Task<Long> f = failing(boom).fork();
+                        awaitPromotion(f);
+                        promoted.set(f.wasPromoted());
+                        return f.join();
+                      })));
       assertSame(boom, thrown);
       assertTrue(promoted.get(), "the fork was promoted while the other worker was hungry");
     }
@@ -211,13 +246,15 @@ class LatentForksTest {
   void cancellationOfUnpromotedFork() {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
       AtomicInteger ran = new AtomicInteger();
-      String r = pool.invoke(Task.of(() -> {
-        Task<Integer> f = Task.of(ran::incrementAndGet).fork();
-        assertTrue(f.cancel(), "the owner cancels its own latent fork");
-        assertTrue(f.isCancelled());
-        assertThrows(CancellationException.class, f::join);
-        return "ok";
-      }));
+      String r =
+          pool.invoke(
+              Task.of(() -> {
+                Task<Integer> f = Task.of(ran::incrementAndGet).fork();
+                assertTrue(f.cancel(), "the owner cancels its own latent fork");
+                assertTrue(f.isCancelled());
+                assertThrows(CancellationException.class, f::join);
+                return "ok";
+              }));
       assertEquals("ok", r);
       assertEquals(0, ran.get(), "a cancelled latent fork never runs");
     }
@@ -232,30 +269,36 @@ class LatentForksTest {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       CountDownLatch release = new CountDownLatch(1);
       AtomicInteger started = new AtomicInteger(), completed = new AtomicInteger();
-      String r = pool.invoke(Task.of(() -> {
-        Task<Long> f = Task.of(() -> {
-          started.incrementAndGet();
-          try {
-            release.await();
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-          completed.incrementAndGet();
-          return 5L;
-        }).fork();
-        awaitPromotion(f); // the other worker is idle, hence hungry: the fork is promoted
-        assertTrue(f.wasPromoted());
-        long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
-        while (started.get() == 0 && System.nanoTime() < deadline) {
-          Thread.onSpinWait(); // the idle worker steals and starts it
-        }
-        assertEquals(1, started.get(), "the thief started the fork");
-        assertTrue(f.cancel(), "a promoted fork, queued or running, can be cancelled");
-        assertThrows(CancellationException.class, f::join);
-        assertTrue(f.isCancelled());
-        release.countDown();
-        return "ok";
-      }));
+      String r =
+          pool.invoke(
+              Task.of(() -> {
+                Task<Long> f =
+                    Task.of(
+                            () -> {
+                              started.incrementAndGet();
+                              try {
+                                release.await();
+                              } catch (InterruptedException e) {
+                                throw new IllegalStateException(e);
+                              }
+                              completed.incrementAndGet();
+                              return 5L;
+                            })
+                        .fork();
+                awaitPromotion(f); // the other worker is idle, hence hungry: the fork is promoted
+                assertTrue(f.wasPromoted());
+                long deadline =
+                    System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(20);
+                while (started.get() == 0 && System.nanoTime() < deadline) {
+                  Thread.onSpinWait(); // the idle worker steals and starts it
+                }
+                assertEquals(1, started.get(), "the thief started the fork");
+                assertTrue(f.cancel(), "a promoted fork, queued or running, can be cancelled");
+                assertThrows(CancellationException.class, f::join);
+                assertTrue(f.isCancelled());
+                release.countDown();
+                return "ok";
+              }));
       assertEquals("ok", r);
       pool.shutdown();
       assertTrue(pool.awaitTermination(20, java.util.concurrent.TimeUnit.SECONDS));
@@ -270,29 +313,35 @@ class LatentForksTest {
       AtomicReference<Task<Long>> shared = new AtomicReference<>();
       CountDownLatch forked = new CountDownLatch(1), checked = new CountDownLatch(1);
       AtomicReference<Boolean> cancelled = new AtomicReference<>();
-      Thread outsider = new Thread(() -> {
-        try {
-          forked.await();
-          cancelled.set(shared.get().cancel());
-          checked.countDown();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      });
+      Thread outsider =
+          new Thread(() -> {
+            try {
+              forked.await();
+              cancelled.set(shared.get().cancel());
+              checked.countDown();
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
       outsider.start();
-      Task<Long> root = pool.submit(Task.of(() -> {
-        Task<Long> f = new Programs.Fib(20).fork();
-        shared.set(f);
-        forked.countDown();
-        try {
-          checked.await();
-        } catch (InterruptedException e) {
-          throw new IllegalStateException(e);
-        }
-        return f.join();
-      }));
+      Task<Long> root =
+          pool.submit(
+              Task.of(() -> {
+                Task<Long> f = new Programs.Fib(20).fork();
+                shared.set(f);
+                forked.countDown();
+                try {
+                  checked.await();
+                } catch (InterruptedException e) {
+                  throw new IllegalStateException(e);
+                }
+                return f.join();
+              }));
       assertEquals(Programs.seqFib(20), root.join());
-      assertEquals(Programs.seqFib(20), shared.get().get(5, TimeUnit.SECONDS), "outside get() sees the result");
+      assertEquals(
+          Programs.seqFib(20),
+          shared.get().get(5, TimeUnit.SECONDS),
+          "outside get() sees the result");
       outsider.join();
       assertEquals(Boolean.FALSE, cancelled.get(), "another thread cannot cancel a latent fork");
     }
@@ -301,30 +350,38 @@ class LatentForksTest {
   // ------------------------------------------------------------------------------- Tine API
 
   static long fib(int n) {
-    return n < 2 ? n : Tine.joinLong(LatentForksTest::fib, n - 1, LatentForksTest::fib, n - 2, Long::sum);
+    return n < 2
+        ? n
+        : Tine.joinLong(LatentForksTest::fib, n - 1, LatentForksTest::fib, n - 2, Long::sum);
   }
 
   static long fibSuppliers(int n) {
-    return n < 2 ? n : Tine.joinLong(() -> fibSuppliers(n - 1), () -> fibSuppliers(n - 2), Long::sum);
+    return n < 2
+        ? n
+        : Tine.joinLong(() -> fibSuppliers(n - 1), () -> fibSuppliers(n - 2), Long::sum);
   }
 
   static long fibGeneric(int n) {
-    return n < 2 ? n : Tine.<Long, Long, Long>join(() -> fibGeneric(n - 1), () -> fibGeneric(n - 2), Long::sum);
+    return n < 2
+        ? n
+        : Tine.<Long, Long, Long>join(() -> fibGeneric(n - 1), () -> fibGeneric(n - 2), Long::sum);
   }
 
   @ParameterizedTest(name = "parallelism {0}")
   @ValueSource(ints = {1, 2, 4})
   void primitiveAndGenericJoinsAreExact(int p) {
     for (boolean eager : new boolean[] {false, true}) {
-      try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).eagerForks(eager).build()) {
+      try (WorkStealingPool pool =
+          WorkStealingPool.builder().parallelism(p).eagerForks(eager).build()) {
         assertEquals(Programs.seqFib(24), pool.invoke(Task.of(() -> fib(24))));
         assertEquals(Programs.seqFib(22), pool.invoke(Task.of(() -> fibSuppliers(22))));
         assertEquals(Programs.seqFib(20), pool.invoke(Task.of(() -> fibGeneric(20))));
         AtomicInteger a = new AtomicInteger(), b = new AtomicInteger();
-        pool.invoke(Task.of(() -> {
-          Tine.join(a::incrementAndGet, b::incrementAndGet);
-          return null;
-        }));
+        pool.invoke(
+            Task.of(() -> {
+              Tine.join(a::incrementAndGet, b::incrementAndGet);
+              return null;
+            }));
         assertEquals(1, a.get());
         assertEquals(1, b.get());
       }
@@ -337,16 +394,35 @@ class LatentForksTest {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
       AtomicInteger secondRan = new AtomicInteger();
       Boom first = new Boom("first");
-      assertSame(first, assertThrows(Boom.class, () -> pool.invoke(Task.of(() ->
-          Tine.joinLong(() -> {
-            throw first;
-          }, () -> secondRan.incrementAndGet(), Long::sum)))));
-      assertEquals(0, secondRan.get(), "a latent second half is dropped when the first half throws");
+      assertSame(
+          first,
+          assertThrows(
+              Boom.class,
+              () ->
+                  pool.invoke(
+                      Task.of(() ->
+                          Tine.joinLong(
+                              () -> {
+                                throw first;
+                              },
+                              () -> secondRan.incrementAndGet(),
+                              Long::sum)))));
+      assertEquals(
+          0, secondRan.get(), "a latent second half is dropped when the first half throws");
       Boom second = new Boom("second");
-      assertSame(second, assertThrows(Boom.class, () -> pool.invoke(Task.of(() ->
-          Tine.joinLong(() -> 1L, () -> {
-            throw second;
-          }, Long::sum)))));
+      assertSame(
+          second,
+          assertThrows(
+              Boom.class,
+              () ->
+                  pool.invoke(
+                      Task.of(() ->
+                          Tine.joinLong(
+                              () -> 1L,
+                              () -> {
+                                throw second;
+                              },
+                              Long::sum)))));
       // the pool is still healthy
       assertEquals(Programs.seqFib(18), pool.invoke(Task.of(() -> fib(18))));
     }
@@ -358,13 +434,17 @@ class LatentForksTest {
     int n = 1_000_003;
     AtomicIntegerArray seen = new AtomicIntegerArray(n);
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
-      pool.invoke(Task.of(() -> {
-        Tine.forRange(0, n, i -> {
-          seen.incrementAndGet(i);
-          if ((i & 1023) == 0) Programs.seqFib(12); // uneven work
-        });
-        return null;
-      }));
+      pool.invoke(
+          Task.of(() -> {
+            Tine.forRange(
+                0,
+                n,
+                i -> {
+                  seen.incrementAndGet(i);
+                  if ((i & 1023) == 0) Programs.seqFib(12); // uneven work
+                });
+            return null;
+          }));
     }
     for (int i = 0; i < n; i++) assertEquals(1, seen.get(i), "index " + i);
   }
@@ -374,18 +454,25 @@ class LatentForksTest {
   void reductionsAreExactAndInIndexOrder(int p) {
     int n = 2_000_000;
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(p).build()) {
-      long sum = pool.invoke(Task.of(() -> Tine.reduceLong(0, n, 0L, i -> (long) i * i, Long::sum)));
+      long sum =
+          pool.invoke(Task.of(() -> Tine.reduceLong(0, n, 0L, i -> (long) i * i, Long::sum)));
       long expected = 0;
       for (long i = 0; i < n; i++) expected += i * i;
       assertEquals(expected, sum);
       // associative but not commutative: "the first index that is a multiple of 7919 after 1000"
-      long first = pool.invoke(Task.of(() ->
-          Tine.reduceLong(1000, n, -1L, i -> i % 7919 == 0 ? i : -1L, (a, b) -> a != -1L ? a : b)));
+      long first =
+          pool.invoke(
+              Task.of(() ->
+                  Tine.reduceLong(
+                      1000, n, -1L, i -> i % 7919 == 0 ? i : -1L, (a, b) -> a != -1L ? a : b)));
       assertEquals(7919L, first);
       // a non-commutative combine over all indexes: the last index wins
-      long last = pool.invoke(Task.of(() -> Tine.reduceLong(0, n, -1L, i -> i, (a, b) -> b != -1L ? b : a)));
+      long last =
+          pool.invoke(
+              Task.of(() -> Tine.reduceLong(0, n, -1L, i -> i, (a, b) -> b != -1L ? b : a)));
       assertEquals(n - 1, last);
-      double dsum = pool.invoke(Task.of(() -> Tine.reduceDouble(0, 1000, 0.0, i -> 0.5, Double::sum)));
+      double dsum =
+          pool.invoke(Task.of(() -> Tine.reduceDouble(0, 1000, 0.0, i -> 0.5, Double::sum)));
       assertEquals(500.0, dsum);
     }
   }
@@ -394,12 +481,21 @@ class LatentForksTest {
   void rangeExceptionsPropagate() {
     Boom boom = new Boom("range");
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
-      assertSame(boom, assertThrows(Boom.class, () -> pool.invoke(Task.of(() -> {
-        Tine.forRange(0, 1_000_000, i -> {
-          if (i == 777_777) throw boom;
-        });
-        return null;
-      }))));
+      assertSame(
+          boom,
+          assertThrows(
+              Boom.class,
+              () ->
+                  pool.invoke(
+                      Task.of(() -> {
+                        Tine.forRange(
+                            0,
+                            1_000_000,
+                            i -> {
+                              if (i == 777_777) throw boom;
+                            });
+                        return null;
+                      }))));
       assertThrows(IllegalArgumentException.class, () -> Tine.forRange(5, 4, i -> {}));
     }
   }

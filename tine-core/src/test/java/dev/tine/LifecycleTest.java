@@ -34,12 +34,15 @@ class LifecycleTest {
   @Test
   void badConfigurationIsRejectedWithAMessage() {
     IllegalArgumentException e =
-        assertThrows(IllegalArgumentException.class, () -> WorkStealingPool.builder().parallelism(0));
+        assertThrows(
+            IllegalArgumentException.class, () -> WorkStealingPool.builder().parallelism(0));
     assertTrue(e.getMessage().contains("parallelism"), e.getMessage());
     assertThrows(IllegalArgumentException.class, () -> WorkStealingPool.builder().parallelism(-3));
-    assertThrows(IllegalArgumentException.class, () -> WorkStealingPool.builder().keepAlive(Duration.ZERO));
+    assertThrows(
+        IllegalArgumentException.class, () -> WorkStealingPool.builder().keepAlive(Duration.ZERO));
     assertThrows(IllegalArgumentException.class, () -> WorkStealingPool.builder().name(" "));
-    assertThrows(NullPointerException.class, () -> WorkStealingPool.builder().threadNamePrefix(null));
+    assertThrows(
+        NullPointerException.class, () -> WorkStealingPool.builder().threadNamePrefix(null));
   }
 
   @Test
@@ -91,10 +94,11 @@ class LifecycleTest {
   void shutdownDrainsThenTerminates() throws Exception {
     WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build();
     CountDownLatch release = new CountDownLatch(1);
-    Future<Integer> slow = pool.submit(() -> {
-      release.await();
-      return 1;
-    });
+    Future<Integer> slow =
+        pool.submit(() -> {
+          release.await();
+          return 1;
+        });
     Future<Long> queued = pool.submit(new Programs.Fib(20));
     pool.shutdown();
     assertThrows(RejectedExecutionException.class, () -> pool.submit(() -> 2));
@@ -108,13 +112,15 @@ class LifecycleTest {
   @Test
   void shutdownNowReturnsUnstartedAndCancelsThem() throws Exception {
     String prefix = "lifecycle-now-";
-    WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).threadNamePrefix(prefix).build();
+    WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(1).threadNamePrefix(prefix).build();
     CountDownLatch started = new CountDownLatch(1);
-    Future<?> running = pool.submit(() -> {
-      started.countDown();
-      Thread.sleep(60_000); // interrupted by shutdownNow
-      return null;
-    });
+    Future<?> running =
+        pool.submit(() -> {
+          started.countDown();
+          Thread.sleep(60_000); // interrupted by shutdownNow
+          return null;
+        });
     assertTrue(started.await(10, TimeUnit.SECONDS));
     AtomicInteger ran = new AtomicInteger();
     Runnable r1 = ran::incrementAndGet, r2 = ran::incrementAndGet;
@@ -125,7 +131,8 @@ class LifecycleTest {
     assertTrue(pool.awaitTermination(10, TimeUnit.SECONDS));
     pool.close();
     assertEquals(0, ran.get());
-    assertThrows(java.util.concurrent.ExecutionException.class, running::get, "interrupted task failed");
+    assertThrows(
+        java.util.concurrent.ExecutionException.class, running::get, "interrupted task failed");
     assertEquals(0, liveThreadsNamed(prefix));
   }
 
@@ -170,10 +177,10 @@ class LifecycleTest {
   }
 
   /**
-   * An idle pool parks its workers: once every worker is asleep (a bounded wait for that event,
-   * not a fixed pause, so a loaded box cannot fail it), their CPU time stays flat. The bound is
-   * loose on purpose (10% of one core over 500 ms): a spinning worker, such as one whose park
-   * returns at once because of a leftover interrupt, uses close to 100%.
+   * An idle pool parks its workers: once every worker is asleep (a bounded wait for that event, not
+   * a fixed pause, so a loaded box cannot fail it), their CPU time stays flat. The bound is loose
+   * on purpose (10% of one core over 500 ms): a spinning worker, such as one whose park returns at
+   * once because of a leftover interrupt, uses close to 100%.
    */
   @Test
   void idlePoolUsesAlmostNoCpu() throws Exception {
@@ -193,16 +200,19 @@ class LifecycleTest {
       Thread.sleep(500);
       long cpu = pool.stats().cpuNanos() - before;
       long wall = System.nanoTime() - t0;
-      System.out.printf("idle pool of 4 workers: %.3f ms CPU in %.0f ms wall (%.4f%% of one core)%n",
+      System.out.printf(
+          "idle pool of 4 workers: %.3f ms CPU in %.0f ms wall (%.4f%% of one core)%n",
           cpu / 1e6, wall / 1e6, 100.0 * cpu / wall);
-      assertTrue(cpu < wall / 10, "idle workers used " + cpu / 1e6 + " ms CPU in " + wall / 1e6 + " ms");
+      assertTrue(
+          cpu < wall / 10, "idle workers used " + cpu / 1e6 + " ms CPU in " + wall / 1e6 + " ms");
     }
   }
 
   @org.junit.jupiter.params.ParameterizedTest(name = "eager forks: {0}")
   @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
   void statsCountWhatHappened(boolean eager) {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).eagerForks(eager).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(2).eagerForks(eager).build()) {
       pool.invoke(new Programs.Fib(20));
       PoolStats s = pool.stats();
       long forks = Programs.seqFib(21) - 1; // fib(n) forks: one per internal node
@@ -212,12 +222,15 @@ class LifecycleTest {
       if (eager) {
         assertEquals(0, s.latentForks());
         assertEquals(0, s.promotions());
-        assertEquals(forks, s.localPops() + s.steals(), "every fork taken once, by its owner or a thief");
+        assertEquals(
+            forks, s.localPops() + s.steals(), "every fork taken once, by its owner or a thief");
       } else {
         assertEquals(forks, s.latentForks());
         assertTrue(s.steals() <= s.promotions(), "only promoted forks can be stolen");
         assertEquals(s.steals(), s.promotedStolen());
-        assertEquals(forks, s.inlineJoins() + s.localPops() + s.steals(),
+        assertEquals(
+            forks,
+            s.inlineJoins() + s.localPops() + s.steals(),
             "every latent fork joined inline, taken back by its owner, or stolen: " + s);
       }
       assertEquals(2, s.workers().size());
@@ -233,7 +246,8 @@ class LifecycleTest {
 
   @Test
   void statsOffRecordsNothingButComputes() {
-    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).recordStats(false).build()) {
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(2).recordStats(false).build()) {
       assertEquals(Programs.seqFib(20), pool.invoke(new Programs.Fib(20)));
       assertEquals(0, pool.stats().forks());
     }
@@ -253,7 +267,8 @@ class LifecycleTest {
     server.invoke(on, "resetStats", null, null);
     assertEquals(0L, (Long) server.getAttribute(on, "Forks"));
     // a second pool with the same name gets its own bean
-    try (WorkStealingPool twin = WorkStealingPool.builder().parallelism(1).name("jmx-test").build()) {
+    try (WorkStealingPool twin =
+        WorkStealingPool.builder().parallelism(1).name("jmx-test").build()) {
       assertTrue(server.isRegistered(twin.mxBeanName()));
       assertFalse(on.equals(twin.mxBeanName()));
     }

@@ -101,9 +101,10 @@ class OutcomesTest {
   @Test
   void checkedExceptionsArriveAsCause() {
     IOException io = new IOException("disk");
-    Task<String> t = pool.submit(() -> {
-      throw io;
-    });
+    Task<String> t =
+        pool.submit(() -> {
+          throw io;
+        });
     ExecutionException ee = assertThrows(ExecutionException.class, t::get);
     assertSame(io, ee.getCause());
     CompletionException ce = assertThrows(CompletionException.class, t::join);
@@ -113,9 +114,10 @@ class OutcomesTest {
   @Test
   void getWrapsRuntimeExceptions() {
     Boom boom = new Boom("x");
-    Future<?> f = pool.submit(() -> {
-      throw boom;
-    });
+    Future<?> f =
+        pool.submit(() -> {
+          throw boom;
+        });
     ExecutionException ee = assertThrows(ExecutionException.class, f::get);
     assertSame(boom, ee.getCause());
   }
@@ -170,10 +172,11 @@ class OutcomesTest {
     CountDownLatch release = new CountDownLatch(1);
     AtomicInteger ran = new AtomicInteger();
     try (WorkStealingPool one = WorkStealingPool.builder().parallelism(1).build()) {
-      Future<?> blocker = one.submit(() -> {
-        release.await();
-        return null;
-      });
+      Future<?> blocker =
+          one.submit(() -> {
+            release.await();
+            return null;
+          });
       Task<?> victim = one.submit(ran::incrementAndGet);
       assertTrue(victim.cancel());
       assertTrue(victim.isCancelled());
@@ -235,10 +238,11 @@ class OutcomesTest {
   @Test
   void getWithTimeout() throws Exception {
     CountDownLatch release = new CountDownLatch(1);
-    Future<Integer> f = pool.submit(() -> {
-      release.await();
-      return 7;
-    });
+    Future<Integer> f =
+        pool.submit(() -> {
+          release.await();
+          return 7;
+        });
     assertThrows(TimeoutException.class, () -> f.get(20, TimeUnit.MILLISECONDS));
     release.countDown();
     assertEquals(7, f.get(10, TimeUnit.SECONDS));
@@ -262,11 +266,10 @@ class OutcomesTest {
     try (WorkStealingPool p =
         WorkStealingPool.builder()
             .parallelism(1)
-            .uncaughtExceptionHandler(
-                (t, e) -> {
-                  seen.add(e);
-                  got.countDown();
-                })
+            .uncaughtExceptionHandler((t, e) -> {
+              seen.add(e);
+              got.countDown();
+            })
             .build()) {
       p.execute(() -> {
         throw boom;

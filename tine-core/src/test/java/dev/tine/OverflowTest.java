@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.time.Duration;
 import java.util.Random;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -15,18 +14,18 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Errors anywhere (issue: reliability, item 2): a {@link StackOverflowError} may strike at any
- * call, inside user code or inside the runtime's own fork/join/deque/latent-stack code. Each
- * forced overflow must complete its task with that error, and the pool must stay fully usable:
- * afterwards a stress run is exact and close() ends every thread.
+ * call, inside user code or inside the runtime's own fork/join/deque/latent-stack code. Each forced
+ * overflow must complete its task with that error, and the pool must stay fully usable: afterwards
+ * a stress run is exact and close() ends every thread.
  *
  * <p>The chain mixes the three ways to fork (a {@code Task} fork and join, {@link Tine#joinLong},
  * {@link Task#invokeAll}) and starts below a random number of plain frames, so the overflow lands
  * at a different point of the runtime's code each time. On the previous runtime the latent-fork
  * configurations fail here: after the overflows a worker never goes idle again and the pool never
  * terminates. Single planted mechanisms (the old {@code WorkDeque.pop}, which stored {@code top}
- * with a call before its fence; a failure handler that completes without the pending list) did
- * not show in 3,000 overflows, under the JIT or the interpreter: an overflow lands inside those
- * few instructions too rarely. The ordering arguments in the core design note carry them.
+ * with a call before its fence; a failure handler that completes without the pending list) did not
+ * show in 3,000 overflows, under the JIT or the interpreter: an overflow lands inside those few
+ * instructions too rarely. The ordering arguments in the core design note carry them.
  *
  * <p>{@code -Dtine.overflows=N} changes the count (1,000 by default).
  */
@@ -70,7 +69,9 @@ class OverflowTest {
     }
   }
 
-  /** Starts the chain below {@code frames} plain frames, so the overflow lands elsewhere each time. */
+  /**
+   * Starts the chain below {@code frames} plain frames, so the overflow lands elsewhere each time.
+   */
   static final class Root extends Task<Long> {
     final int frames;
 
@@ -125,14 +126,20 @@ class OverflowTest {
   }
 
   static long fibJoin(int n) {
-    return n < 2 ? n : Tine.joinLong(OverflowTest::fibJoin, n - 1, OverflowTest::fibJoin, n - 2, Long::sum);
+    return n < 2
+        ? n
+        : Tine.joinLong(OverflowTest::fibJoin, n - 1, OverflowTest::fibJoin, n - 2, Long::sum);
   }
 
   @ParameterizedTest(name = "p={0}, eager={1}")
   @CsvSource({"1, false", "2, false", "1, true", "2, true"})
   void overflowsAnywhereLeaveThePoolExact(int parallelism, boolean eager) throws Exception {
     WorkStealingPool pool =
-        WorkStealingPool.builder().parallelism(parallelism).eagerForks(eager).registerMXBean(false).build();
+        WorkStealingPool.builder()
+            .parallelism(parallelism)
+            .eagerForks(eager)
+            .registerMXBean(false)
+            .build();
     Random rnd = new Random(42 + parallelism * 2 + (eager ? 1 : 0));
     try {
       // Initialize every class the chain uses first: an overflow inside a static initializer
@@ -144,7 +151,8 @@ class OverflowTest {
           t.get(60, TimeUnit.SECONDS);
           fail("an unbounded chain returned");
         } catch (ExecutionException e) {
-          assertInstanceOf(StackOverflowError.class, e.getCause(), "overflow " + i + " delivered as itself");
+          assertInstanceOf(
+              StackOverflowError.class, e.getCause(), "overflow " + i + " delivered as itself");
         } catch (TimeoutException e) {
           fail("overflow " + i + " never completed: the pool wedged: " + pool);
         }
@@ -153,7 +161,9 @@ class OverflowTest {
       for (int round = 0; round < 20; round++) {
         assertEquals(10946L, pool.submit(new Programs.Fib(21)).get(60, TimeUnit.SECONDS));
         assertEquals(6765L, pool.submit(Task.of(() -> fibJoin(20))).get(60, TimeUnit.SECONDS));
-        long sum = pool.submit(Task.of(() -> Tine.reduceLong(0, 100_000, 0L, i -> i, Long::sum))).get(60, TimeUnit.SECONDS);
+        long sum =
+            pool.submit(Task.of(() -> Tine.reduceLong(0, 100_000, 0L, i -> i, Long::sum)))
+                .get(60, TimeUnit.SECONDS);
         assertEquals(100_000L * 99_999 / 2, sum);
       }
     } finally {
@@ -161,6 +171,7 @@ class OverflowTest {
       assertTrue(pool.awaitTermination(30, TimeUnit.SECONDS), "pool terminates: " + pool);
       pool.close();
     }
-    assertEquals(0, LifecycleTest.liveThreadsNamed(pool.name() + "-worker-"), "threads gone after close");
+    assertEquals(
+        0, LifecycleTest.liveThreadsNamed(pool.name() + "-worker-"), "threads gone after close");
   }
 }

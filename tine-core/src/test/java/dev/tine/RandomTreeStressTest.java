@@ -15,10 +15,10 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Many random fork/join trees (random fan-out, depth and join pattern; some leaves throw), under
- * a watchdog: every result exact against a sequential evaluation of the same tree, every
- * exception caught exactly once by the task that joined the thrower, every node run exactly once,
- * and no worker thread left after close.
+ * Many random fork/join trees (random fan-out, depth and join pattern; some leaves throw), under a
+ * watchdog: every result exact against a sequential evaluation of the same tree, every exception
+ * caught exactly once by the task that joined the thrower, every node run exactly once, and no
+ * worker thread left after close.
  */
 class RandomTreeStressTest {
 
@@ -42,7 +42,8 @@ class RandomTreeStressTest {
     static Shape of(long id, int depth, int maxDepth) {
       long h = mix(id);
       int fan = depth >= maxDepth ? 0 : (int) Math.floorMod(h, 7L) - 1; // -1..5, -1 -> leaf
-      return new Shape(Math.max(0, fan), (int) Math.floorMod(h >>> 16, 4L), Math.floorMod(h >>> 32, 23L) == 0);
+      return new Shape(
+          Math.max(0, fan), (int) Math.floorMod(h >>> 16, 4L), Math.floorMod(h >>> 32, 23L) == 0);
     }
   }
 
@@ -51,7 +52,8 @@ class RandomTreeStressTest {
   }
 
   /** Sequential evaluation: value of the subtree and the leaves that throw. */
-  static long sequential(long id, int depth, int maxDepth, Set<Long> throwers, AtomicInteger nodes) {
+  static long sequential(
+      long id, int depth, int maxDepth, Set<Long> throwers, AtomicInteger nodes) {
     nodes.incrementAndGet();
     Shape s = Shape.of(id, depth, maxDepth);
     if (s.fanOut == 0) {
@@ -129,7 +131,8 @@ class RandomTreeStressTest {
       try {
         return k.join();
       } catch (LeafFailure f) {
-        if (!k.isCompletedAbnormally() || f.id != k.id) throw new AssertionError("wrong failure " + f.id);
+        if (!k.isCompletedAbnormally() || f.id != k.id)
+          throw new AssertionError("wrong failure " + f.id);
         // invokeAll may already have surfaced it once; count one per joined child
         caught.merge(f.id, 1, Integer::sum);
         return 7;
@@ -147,7 +150,8 @@ class RandomTreeStressTest {
   }
 
   static Stream<Arguments> modes() {
-    return Stream.of(1, 2, 3, 4, 8).flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
+    return Stream.of(1, 2, 3, 4, 8)
+        .flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
   }
 
   @ParameterizedTest(name = "parallelism {0}, eager {1}")
@@ -158,7 +162,11 @@ class RandomTreeStressTest {
         Duration.ofSeconds(90),
         () -> {
           try (WorkStealingPool pool =
-              WorkStealingPool.builder().parallelism(p).eagerForks(eager).threadNamePrefix(prefix).build()) {
+              WorkStealingPool.builder()
+                  .parallelism(p)
+                  .eagerForks(eager)
+                  .threadNamePrefix(prefix)
+                  .build()) {
             long total = 0;
             for (int tree = 0; tree < 150; tree++) {
               long root = mix(p * 1_000_003L + tree);
@@ -179,10 +187,12 @@ class RandomTreeStressTest {
               assertEquals(nodes.get(), runs.size(), "nodes run, tree " + tree);
               runs.forEach((id, n) -> assertEquals(1, n, "node " + id + " ran " + n + " times"));
               assertEquals(throwers, caught.keySet(), "exceptions seen, tree " + tree);
-              caught.forEach((id, n) -> assertEquals(1, n, "exception " + id + " seen " + n + " times"));
+              caught.forEach(
+                  (id, n) -> assertEquals(1, n, "exception " + id + " seen " + n + " times"));
             }
             PoolStats st = pool.stats();
-            System.out.printf("random trees at parallelism %d, %s forks: %d nodes checked, %d promoted, %d stolen%n",
+            System.out.printf(
+                "random trees at parallelism %d, %s forks: %d nodes checked, %d promoted, %d stolen%n",
                 p, eager ? "eager" : "latent", total, st.promotions(), st.steals());
           }
         });

@@ -20,7 +20,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class ResultsTest {
 
   static Stream<Arguments> modes() {
-    return Stream.of(1, 2, 4, 8).flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
+    return Stream.of(1, 2, 4, 8)
+        .flatMap(p -> Stream.of(Arguments.of(p, false), Arguments.of(p, true)));
   }
 
   static Stream<Arguments> modesUpTo4() {
@@ -126,12 +127,13 @@ class ResultsTest {
       Task<?>[] fs = new Task<?>[n];
       for (int i = 0; i < n; i++) {
         int k = i;
-        fs[i] = pool.submit(() -> {
-          synchronized (runs) {
-            runs[k]++;
-          }
-          sum.addAndGet(k);
-        });
+        fs[i] =
+            pool.submit(() -> {
+              synchronized (runs) {
+                runs[k]++;
+              }
+              sum.addAndGet(k);
+            });
       }
       for (Task<?> f : fs) f.get();
     }

@@ -79,11 +79,15 @@ class ScopeTest {
   }
 
   static String digits(Scope s, int n) {
-    return n < 10 ? Integer.toString(n) : s.join(ScopeTest::digits, n / 10, ScopeTest::digits, n % 10, String::concat);
+    return n < 10
+        ? Integer.toString(n)
+        : s.join(ScopeTest::digits, n / 10, ScopeTest::digits, n % 10, String::concat);
   }
 
   static String digitsL(Scope s, long n) {
-    return n < 10 ? Long.toString(n) : s.join(ScopeTest::digitsL, n / 10, ScopeTest::digitsL, n % 10, String::concat);
+    return n < 10
+        ? Long.toString(n)
+        : s.join(ScopeTest::digitsL, n / 10, ScopeTest::digitsL, n % 10, String::concat);
   }
 
   static double f(double x) {
@@ -91,16 +95,23 @@ class ScopeTest {
   }
 
   static double areaSeq(double l, double r, double fl, double fr, double a) {
-    double c = (l + r) * 0.5, fc = f(c), al = (fl + fc) * (c - l) * 0.5, ar = (fc + fr) * (r - c) * 0.5;
+    double c = (l + r) * 0.5,
+        fc = f(c),
+        al = (fl + fc) * (c - l) * 0.5,
+        ar = (fc + fr) * (r - c) * 0.5;
     if (Math.abs(al + ar - a) <= 1e-9) return al + ar;
     return areaSeq(l, c, fl, fc, al) + areaSeq(c, r, fc, fr, ar);
   }
 
   /** Adaptive quadrature with closures: five doubles per half. */
   static double area(Scope s, double l, double r, double fl, double fr, double a) {
-    double c = (l + r) * 0.5, fc = f(c), al = (fl + fc) * (c - l) * 0.5, ar = (fc + fr) * (r - c) * 0.5;
+    double c = (l + r) * 0.5,
+        fc = f(c),
+        al = (fl + fc) * (c - l) * 0.5,
+        ar = (fc + fr) * (r - c) * 0.5;
     if (Math.abs(al + ar - a) <= 1e-9) return al + ar;
-    return s.joinDouble(t -> area(t, l, c, fl, fc, al), t -> area(t, c, r, fc, fr, ar), Double::sum);
+    return s.joinDouble(
+        t -> area(t, l, c, fl, fc, al), t -> area(t, c, r, fc, fr, ar), Double::sum);
   }
 
   static long countClosure(Scope s, long lo, long hi) {
@@ -204,21 +215,23 @@ class ScopeTest {
     try (WorkStealingPool pool = pool(4, false)) {
       AtomicIntegerArray runs = new AtomicIntegerArray(256);
       Scope.RangeToLong[] leafy = new Scope.RangeToLong[1];
-      leafy[0] = (s, lo, hi) -> {
-        if (hi - lo == 1) {
-          runs.incrementAndGet(lo);
-          long x = 0;
-          for (int i = 0; i < 20_000; i++) x += (i ^ lo) & 1;
-          return lo + (x - x);
-        }
-        int mid = (lo + hi) >>> 1;
-        return s.joinLong(leafy[0], lo, mid, leafy[0], mid, hi, Long::sum);
-      };
+      leafy[0] =
+          (s, lo, hi) -> {
+            if (hi - lo == 1) {
+              runs.incrementAndGet(lo);
+              long x = 0;
+              for (int i = 0; i < 20_000; i++) x += (i ^ lo) & 1;
+              return lo + (x - x);
+            }
+            int mid = (lo + hi) >>> 1;
+            return s.joinLong(leafy[0], lo, mid, leafy[0], mid, hi, Long::sum);
+          };
       for (int round = 0; round < 20; round++) {
         assertEquals((Object) (255L * 256 / 2), pool.invoke(s -> leafy[0].apply(s, 0, 256)));
       }
       for (int i = 0; i < 256; i++) assertEquals(20, runs.get(i), "leaf " + i);
-      assertTrue(pool.stats().promotions() > 0, "nothing was promoted: the test did not test stealing");
+      assertTrue(
+          pool.stats().promotions() > 0, "nothing was promoted: the test did not test stealing");
     }
   }
 
@@ -234,23 +247,32 @@ class ScopeTest {
     try (WorkStealingPool pool = pool(p, eager)) {
       Boom first = new Boom("first"), second = new Boom("second");
       AtomicInteger secondRan = new AtomicInteger();
-      Scope.IntToLong throwsFirst = (s, x) -> {
-        throw first;
-      };
-      Scope.IntToLong throwsSecond = (s, x) -> {
-        secondRan.incrementAndGet();
-        throw second;
-      };
+      Scope.IntToLong throwsFirst =
+          (s, x) -> {
+            throw first;
+          };
+      Scope.IntToLong throwsSecond =
+          (s, x) -> {
+            secondRan.incrementAndGet();
+            throw second;
+          };
       Scope.IntToLong ok = (s, x) -> x;
-      Boom e1 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, ok, 2, Long::sum)));
+      Boom e1 =
+          assertThrows(
+              Boom.class, () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, ok, 2, Long::sum)));
       assertSame(first, e1);
-      Boom e2 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(ok, 1, throwsSecond, 2, Long::sum)));
+      Boom e2 =
+          assertThrows(
+              Boom.class, () -> pool.invoke(s -> s.joinLong(ok, 1, throwsSecond, 2, Long::sum)));
       assertSame(second, e2);
       // Both throw: the first half's exception. At parallelism 1 the latent second half is
       // dropped, not run; above 1 the first fork stocks the empty deque (it is promoted), so it
       // may run, and the join waits for it: it has run at most once, and not after invoke returned.
       secondRan.set(0);
-      Boom e3 = assertThrows(Boom.class, () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, throwsSecond, 2, Long::sum)));
+      Boom e3 =
+          assertThrows(
+              Boom.class,
+              () -> pool.invoke(s -> s.joinLong(throwsFirst, 1, throwsSecond, 2, Long::sum)));
       assertSame(first, e3);
       int ran = secondRan.get();
       assertTrue(p == 1 && !eager ? ran == 0 : ran <= 1, "second half ran " + ran + " times");
@@ -274,13 +296,14 @@ class ScopeTest {
         return fib(s, 10);
       });
       AtomicReference<Throwable> seen = new AtomicReference<>();
-      Thread t = new Thread(() -> {
-        try {
-          fib(escaped.get(), 20);
-        } catch (Throwable e) {
-          seen.set(e);
-        }
-      });
+      Thread t =
+          new Thread(() -> {
+            try {
+              fib(escaped.get(), 20);
+            } catch (Throwable e) {
+              seen.set(e);
+            }
+          });
       t.start();
       t.join();
       assertTrue(seen.get() instanceof IllegalStateException, "got " + seen.get());
@@ -294,8 +317,10 @@ class ScopeTest {
 
   @Test
   void aScopeThatEscapesIntoAnotherPoolsWorkerThrows() {
-    try (WorkStealingPool a = pool(1, false); WorkStealingPool b = pool(1, false)) {
-      Throwable e = assertThrows(Throwable.class, () -> a.invoke(sa -> b.invoke(sb -> fib(sa, 15))));
+    try (WorkStealingPool a = pool(1, false);
+        WorkStealingPool b = pool(1, false)) {
+      Throwable e =
+          assertThrows(Throwable.class, () -> a.invoke(sa -> b.invoke(sb -> fib(sa, 15))));
       assertTrue(rootOf(e) instanceof IllegalStateException, "got " + e);
       assertEquals((Object) fibSeq(15), a.invoke(s -> fib(s, 15)));
     }
@@ -308,18 +333,20 @@ class ScopeTest {
     try (WorkStealingPool pool = pool(2, false)) {
       for (int round = 0; round < 20; round++) {
         CountDownLatch latch = new CountDownLatch(1);
-        Scope.IntToLong waits = (s, x) -> {
-          try {
-            assertTrue(latch.await(20, TimeUnit.SECONDS), "the forked half never ran");
-          } catch (InterruptedException e) {
-            throw new AssertionError(e);
-          }
-          return x;
-        };
-        Scope.IntToLong counts = (s, x) -> {
-          latch.countDown();
-          return x;
-        };
+        Scope.IntToLong waits =
+            (s, x) -> {
+              try {
+                assertTrue(latch.await(20, TimeUnit.SECONDS), "the forked half never ran");
+              } catch (InterruptedException e) {
+                throw new AssertionError(e);
+              }
+              return x;
+            };
+        Scope.IntToLong counts =
+            (s, x) -> {
+              latch.countDown();
+              return x;
+            };
         assertEquals((Object) 3L, pool.invoke(s -> s.joinLong(waits, 1, counts, 2, Long::sum)));
       }
     }

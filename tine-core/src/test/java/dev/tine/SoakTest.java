@@ -32,10 +32,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A long soak of the runtime: random fork/join trees, at least {@code soak.tasks} tasks (10^7 by
- * default) spread over parallelism 1, 2, 4 and 8 in both fork modes, with exceptions,
- * cancellation, timed gets, fork-then-block groups, outside getters, interrupt flags and forced
- * stack overflows. Not part of the default build: run it with {@code ./mvnw -pl tine-core verify
- * -Psoak} (see the {@code soak} profile in the parent pom).
+ * default) spread over parallelism 1, 2, 4 and 8 in both fork modes, with exceptions, cancellation,
+ * timed gets, fork-then-block groups, outside getters, interrupt flags and forced stack overflows.
+ * Not part of the default build: run it with {@code ./mvnw -pl tine-core verify -Psoak} (see the
+ * {@code soak} profile in the parent pom).
  *
  * <p><b>Determinism.</b> Every node of a tree is a function of its seed: its kind, fan-out, the
  * seeds of its children, whether it catches or propagates each child's failure, whether a leaf
@@ -46,21 +46,20 @@ import org.junit.jupiter.api.Test;
  * compares every node's recorded outcome, run count and exception deliveries, and the root's
  * result, exactly.
  *
- * <p><b>Blocking.</b> A fork-then-block group (a latch its children count down, or children
- * handed to an outside thread that calls {@code get()}) blocks the worker only while it holds a
- * permit ({@code soak.blockers}, default 1, never more than {@code parallelism - 1}), so other
- * workers are free to run the children: the pattern is then correct on the JDK's ForkJoinPool,
- * which does not compensate for a worker blocked on a latch. Without a permit (always, at
- * parallelism 1) the group joins its children first and waits afterwards. Timed gets ({@code
- * child.get(30 s)} from inside a task) take no permit: the JDK's timed get helps (runs the task it
- * waits for, or steals from its thief), so it completes at any parallelism, and so must ours
- * ({@code -Dsoak.timedGet=permit} treats it as a blocking wait instead, to look past a runtime
- * whose timed get only blocks).
+ * <p><b>Blocking.</b> A fork-then-block group (a latch its children count down, or children handed
+ * to an outside thread that calls {@code get()}) blocks the worker only while it holds a permit
+ * ({@code soak.blockers}, default 1, never more than {@code parallelism - 1}), so other workers are
+ * free to run the children: the pattern is then correct on the JDK's ForkJoinPool, which does not
+ * compensate for a worker blocked on a latch. Without a permit (always, at parallelism 1) the group
+ * joins its children first and waits afterwards. Timed gets ({@code child.get(30 s)} from inside a
+ * task) take no permit: the JDK's timed get helps (runs the task it waits for, or steals from its
+ * thief), so it completes at any parallelism, and so must ours ({@code -Dsoak.timedGet=permit}
+ * treats it as a blocking wait instead, to look past a runtime whose timed get only blocks).
  *
- * <p><b>Failing, not hanging.</b> Every wait is bounded: latches, outside groups and timed gets
- * at {@code soak.waitSeconds} (30), a watchdog that dumps every thread and fails the
- * configuration when no root completes for {@code soak.stallSeconds} (60), and close() in a
- * helper thread joined for {@code soak.closeSeconds} (30).
+ * <p><b>Failing, not hanging.</b> Every wait is bounded: latches, outside groups and timed gets at
+ * {@code soak.waitSeconds} (30), a watchdog that dumps every thread and fails the configuration
+ * when no root completes for {@code soak.stallSeconds} (60), and close() in a helper thread joined
+ * for {@code soak.closeSeconds} (30).
  *
  * <p>Properties: {@code soak.tasks} (total, split evenly over the configurations), {@code
  * soak.seed}, {@code soak.parallelism} (e.g. "1,2,4,8"), {@code soak.modes} ("latent,eager"),
@@ -77,33 +76,37 @@ class SoakTest {
   static final String PARALLELISM = System.getProperty("soak.parallelism", "1,2,4,8");
   static final String MODES = System.getProperty("soak.modes", "latent,eager");
   static final int OVERFLOWS = Integer.getInteger("soak.overflows", 100);
+
   /**
-   * Force overflows through endless fork/join and joinLong chains as well as plain recursion.
-   * Off by default: a worker deep in such a chain helps, so unrelated tasks run at the edge of its
+   * Force overflows through endless fork/join and joinLong chains as well as plain recursion. Off
+   * by default: a worker deep in such a chain helps, so unrelated tasks run at the edge of its
    * stack and overflow anywhere, even at the entry of compute ("collateral" overflows, as on the
-   * JDK's pool). The expectation model accounts for the direct cases (a task that itself
-   * completed with the error) but not for all of their knock-on effects (a latch child that never
-   * counted down, a join that overflowed leaving its child a pending leftover when the root is
-   * checked), so with chains a failure must be read against the thread dump. Overflows inside the
-   * runtime's own calls are covered exactly by OverflowTest and InterpretedOverflowTest.
+   * JDK's pool). The expectation model accounts for the direct cases (a task that itself completed
+   * with the error) but not for all of their knock-on effects (a latch child that never counted
+   * down, a join that overflowed leaving its child a pending leftover when the root is checked), so
+   * with chains a failure must be read against the thread dump. Overflows inside the runtime's own
+   * calls are covered exactly by OverflowTest and InterpretedOverflowTest.
    */
   static final boolean OVERFLOW_CHAINS = Boolean.getBoolean("soak.overflowChains");
+
   static final long WAIT_S = Long.getLong("soak.waitSeconds", 30);
   static final long STALL_S = Long.getLong("soak.stallSeconds", 60);
   static final long CLOSE_S = Long.getLong("soak.closeSeconds", 30);
   static final boolean FAIL_FAST = Boolean.getBoolean("soak.failFast");
+
   /**
    * "helping" (default): a task's timed get of its own fork takes no permit, as on the JDK, whose
    * get(timeout) helps. "permit": treat it as a blocking wait (only while holding a permit, else
    * join first), for looking past a runtime whose timed get does not help.
    */
   static final String TIMED_GET_MODE = System.getProperty("soak.timedGet", "helping");
+
   /**
-   * How many workers may block in a fork-then-block group at once (capped at parallelism - 1).
-   * With one, the blocked worker's children sit in its own queue, where idle workers and any
-   * joiner whose chain of thieves leads to it find them. With more, a joiner can wait on a blocked
-   * worker that waits for children queued at another blocked worker, out of reach of targeted
-   * helping; the JDK's join gets out of that only by compensating (starting a spare thread).
+   * How many workers may block in a fork-then-block group at once (capped at parallelism - 1). With
+   * one, the blocked worker's children sit in its own queue, where idle workers and any joiner
+   * whose chain of thieves leads to it find them. With more, a joiner can wait on a blocked worker
+   * that waits for children queued at another blocked worker, out of reach of targeted helping; the
+   * JDK's join gets out of that only by compensating (starting a spare thread).
    */
   static final int BLOCKERS = Integer.getInteger("soak.blockers", 1);
 
@@ -120,12 +123,30 @@ class SoakTest {
     return Long.remainderUnsigned(h, m);
   }
 
-  static final int LEAF = 0, OVERFLOW = 1, FORK_JOIN = 2, FORK_JOIN_REVERSE = 3, INVOKE_ALL = 4,
-      COMPUTE_FIRST = 5, JOIN_LONG = 6, CANCEL = 7, TIMED_GET = 8, LATCH = 9, OUTSIDE_GET = 10;
+  static final int LEAF = 0,
+      OVERFLOW = 1,
+      FORK_JOIN = 2,
+      FORK_JOIN_REVERSE = 3,
+      INVOKE_ALL = 4,
+      COMPUTE_FIRST = 5,
+      JOIN_LONG = 6,
+      CANCEL = 7,
+      TIMED_GET = 8,
+      LATCH = 9,
+      OUTSIDE_GET = 10;
 
   static final String[] KIND_NAMES = {
-    "leaf", "overflow", "fork-join", "fork-join-reverse", "invokeAll", "compute-first",
-    "Tine.joinLong", "cancel", "timed-get", "latch", "outside-get"
+    "leaf",
+    "overflow",
+    "fork-join",
+    "fork-join-reverse",
+    "invokeAll",
+    "compute-first",
+    "Tine.joinLong",
+    "cancel",
+    "timed-get",
+    "latch",
+    "outside-get"
   };
 
   static int kind(long seed, int depth, int maxDepth, long overflowOdds) {
@@ -250,8 +271,9 @@ class SoakTest {
 
     @Override
     public String toString() {
-      return kind == VALUE || kind == FAIL ? outName(kind) + " " + Long.toHexString(value) : outName(kind)
-          + (kind == BUG && ex != null ? " " + ex : "");
+      return kind == VALUE || kind == FAIL
+          ? outName(kind) + " " + Long.toHexString(value)
+          : outName(kind) + (kind == BUG && ex != null ? " " + ex : "");
     }
   }
 
@@ -352,15 +374,26 @@ class SoakTest {
     final Semaphore permits;
     final ExecutorService getters;
 
-    final LongAdder tasksRun = new LongAdder(), thrown = new LongAdder(), rootsDone = new LongAdder();
-    /** Tasks that overflowed only because a helping worker ran them on a deep stack (see expect). */
+    final LongAdder tasksRun = new LongAdder(),
+        thrown = new LongAdder(),
+        rootsDone = new LongAdder();
+
+    /**
+     * Tasks that overflowed only because a helping worker ran them on a deep stack (see expect).
+     */
     final LongAdder collateralOverflows = new LongAdder();
-    final LongAdder interruptsSet = new LongAdder(), leaksAtStart = new LongAdder(),
+
+    final LongAdder interruptsSet = new LongAdder(),
+        leaksAtStart = new LongAdder(),
         leaksIntoJoiner = new LongAdder();
     final LongAdder cancelsTried = new LongAdder(), cancelsOk = new LongAdder();
-    final LongAdder timedGets = new LongAdder(), latchGroups = new LongAdder(), latchBlocked = new LongAdder();
+    final LongAdder timedGets = new LongAdder(),
+        latchGroups = new LongAdder(),
+        latchBlocked = new LongAdder();
     final LongAdder outsideGroups = new LongAdder(), outsideBlocked = new LongAdder();
-    final LongAdder overflows = new LongAdder(), joinLongs = new LongAdder(), invokeAlls = new LongAdder();
+    final LongAdder overflows = new LongAdder(),
+        joinLongs = new LongAdder(),
+        invokeAlls = new LongAdder();
 
     // Verified on the driver thread against the sequential recomputation.
     long roots, caught, caughtExpected, atRoots, superseded;
@@ -382,15 +415,21 @@ class SoakTest {
       this.budget = budget;
       this.seed = seed;
       this.overflowOdds = Math.max(1000L, budget / Math.max(1, OVERFLOWS));
-      this.pool = WorkStealingPool.builder().parallelism(p).eagerForks(eager).threadNamePrefix(prefix).build();
+      this.pool =
+          WorkStealingPool.builder()
+              .parallelism(p)
+              .eagerForks(eager)
+              .threadNamePrefix(prefix)
+              .build();
       this.permits = new Semaphore(Math.min(p - 1, BLOCKERS));
       String getterPrefix = "soak-p" + p + (eager ? "-eager" : "-latent") + "-getter-";
       AtomicInteger n = new AtomicInteger();
-      this.getters = Executors.newCachedThreadPool(r -> {
-        Thread t = new Thread(r, getterPrefix + n.getAndIncrement());
-        t.setDaemon(true);
-        return t;
-      });
+      this.getters =
+          Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, getterPrefix + n.getAndIncrement());
+            t.setDaemon(true);
+            return t;
+          });
     }
 
     boolean failed() {
@@ -438,20 +477,21 @@ class SoakTest {
       int kind = kind(n.seed, n.depth, n.maxDepth, overflowOdds);
       boolean interrupts = interrupter(n.seed, kind);
       try {
-        long v = switch (kind) {
-          case LEAF -> leaf(n);
-          case OVERFLOW -> overflow(n);
-          case FORK_JOIN -> forkJoin(n, false);
-          case FORK_JOIN_REVERSE -> forkJoin(n, true);
-          case INVOKE_ALL -> invokeAll(n);
-          case COMPUTE_FIRST -> computeFirst(n);
-          case JOIN_LONG -> joinLong(n);
-          case CANCEL -> cancel(n);
-          case TIMED_GET -> timedGet(n);
-          case LATCH -> latch(n);
-          case OUTSIDE_GET -> outsideGet(n);
-          default -> throw new AssertionError(kind);
-        };
+        long v =
+            switch (kind) {
+              case LEAF -> leaf(n);
+              case OVERFLOW -> overflow(n);
+              case FORK_JOIN -> forkJoin(n, false);
+              case FORK_JOIN_REVERSE -> forkJoin(n, true);
+              case INVOKE_ALL -> invokeAll(n);
+              case COMPUTE_FIRST -> computeFirst(n);
+              case JOIN_LONG -> joinLong(n);
+              case CANCEL -> cancel(n);
+              case TIMED_GET -> timedGet(n);
+              case LATCH -> latch(n);
+              case OUTSIDE_GET -> outsideGet(n);
+              default -> throw new AssertionError(kind);
+            };
         n.outValue = v;
         n.out = VALUE;
         return v;
@@ -560,11 +600,13 @@ class SoakTest {
       afterWait(kids);
       Throwable first = null;
       for (Node kid : kids) {
-        if (!kid.isDone()) throw bug("invokeAll returned before child " + hex(kid.seed) + " was done");
+        if (!kid.isDone())
+          throw bug("invokeAll returned before child " + hex(kid.seed) + " was done");
         if (first == null && kid.isCompletedAbnormally()) first = kid.getException();
       }
       if (thrownByInvokeAll != first) {
-        throw bug("invokeAll threw " + thrownByInvokeAll + ", expected the first child failure " + first);
+        throw bug(
+            "invokeAll threw " + thrownByInvokeAll + ", expected the first child failure " + first);
       }
       Obs[] obs = new Obs[k];
       for (int i = 0; i < k; i++) obs[i] = observe(kids[i], HOW_JOIN);
@@ -597,7 +639,8 @@ class SoakTest {
       try {
         return exec(kid);
       } finally {
-        if (Thread.interrupted() && !interrupter(kid.seed, kind(kid.seed, kid.depth, kid.maxDepth, overflowOdds))) {
+        if (Thread.interrupted()
+            && !interrupter(kid.seed, kind(kid.seed, kid.depth, kid.maxDepth, overflowOdds))) {
           leaksIntoJoiner.increment();
         }
       }
@@ -620,12 +663,14 @@ class SoakTest {
         n.cancelled[i] = (byte) (ok ? 1 : 2);
         if (ok) {
           cancelsOk.increment();
-          if (!kids[i].isCancelled() || !kids[i].isDone()) throw bug("cancel() returned true but the task is not cancelled");
+          if (!kids[i].isCancelled() || !kids[i].isDone())
+            throw bug("cancel() returned true but the task is not cancelled");
         } else if (!kids[i].isDone() || kids[i].isCancelled()) {
           throw bug("cancel() of its own fork returned false, yet the task is " + kids[i]);
         }
       }
-      for (int i = late ? 1 : 0; i < k; i++) obs[i] = observe(kids[i], (v & 4) != 0 ? HOW_GET : HOW_JOIN);
+      for (int i = late ? 1 : 0; i < k; i++)
+        obs[i] = observe(kids[i], (v & 4) != 0 ? HOW_GET : HOW_JOIN);
       return foldKids(n, kids, obs);
     }
 
@@ -664,8 +709,14 @@ class SoakTest {
         latchBlocked.increment();
         try {
           if (!latch.await(WAIT_S, TimeUnit.SECONDS)) {
-            throw timeoutBug("fork-then-block: " + k + " forked children did not count down a latch within "
-                + WAIT_S + " s (" + latch.getCount() + " left)");
+            throw timeoutBug(
+                "fork-then-block: "
+                    + k
+                    + " forked children did not count down a latch within "
+                    + WAIT_S
+                    + " s ("
+                    + latch.getCount()
+                    + " left)");
           }
         } catch (InterruptedException e) {
           throw bug("interrupted in CountDownLatch.await: an interrupt leaked into the task");
@@ -718,8 +769,12 @@ class SoakTest {
         outsideBlocked.increment();
         try {
           if (!done.await(WAIT_S, TimeUnit.SECONDS)) {
-            throw timeoutBug("fork-then-block: an outside thread's get() of " + k + " forked children did not return within "
-                + WAIT_S + " s");
+            throw timeoutBug(
+                "fork-then-block: an outside thread's get() of "
+                    + k
+                    + " forked children did not return within "
+                    + WAIT_S
+                    + " s");
           }
         } catch (InterruptedException e) {
           throw bug("interrupted awaiting the outside thread: an interrupt leaked into the task");
@@ -731,7 +786,10 @@ class SoakTest {
         for (int i = 0; i < k; i++) obs[i] = observe(kids[i], HOW_JOIN);
         try {
           if (!done.await(WAIT_S, TimeUnit.SECONDS)) {
-            throw timeoutBug("an outside thread's get() did not return within " + WAIT_S + " s of the children being joined");
+            throw timeoutBug(
+                "an outside thread's get() did not return within "
+                    + WAIT_S
+                    + " s of the children being joined");
           }
         } catch (InterruptedException e) {
           throw bug("interrupted awaiting the outside thread: an interrupt leaked into the task");
@@ -741,9 +799,12 @@ class SoakTest {
       if (seen == null) throw bug("the outside getter gave up");
       for (int i = 0; i < k; i++) {
         Obs a = obs[i], b = seen[i];
-        boolean same = a.kind == b.kind
-            && (a.kind == VALUE ? a.value == b.value : a.kind == CANCELLED || a.ex == b.ex);
-        if (!same) throw bug("child " + hex(kids[i].seed) + ": join gave " + a + ", an outside get() gave " + b);
+        boolean same =
+            a.kind == b.kind
+                && (a.kind == VALUE ? a.value == b.value : a.kind == CANCELLED || a.ex == b.ex);
+        if (!same)
+          throw bug(
+              "child " + hex(kids[i].seed) + ": join gave " + a + ", an outside get() gave " + b);
       }
       return foldKids(n, kids, obs);
     }
@@ -754,20 +815,33 @@ class SoakTest {
     Obs observe(Node kid, int how) {
       Obs o;
       try {
-        long v = switch (how) {
-          case HOW_JOIN -> kid.join();
-          case HOW_GET -> kid.get();
-          case HOW_INVOKE -> kid.invoke();
-          default -> kid.get(WAIT_S, TimeUnit.SECONDS);
-        };
+        long v =
+            switch (how) {
+              case HOW_JOIN -> kid.join();
+              case HOW_GET -> kid.get();
+              case HOW_INVOKE -> kid.invoke();
+              default -> kid.get(WAIT_S, TimeUnit.SECONDS);
+            };
         o = new Obs(VALUE, v, null);
       } catch (ExecutionException e) {
         o = ofThrowable(e.getCause());
       } catch (TimeoutException e) {
-        o = new Obs(BUG, 0, timeoutBug("timed get: child.get(" + WAIT_S + " s) of a forked child expired ("
-            + (eager ? "eager" : "latent") + " fork, " + kid + ")"));
+        o =
+            new Obs(
+                BUG,
+                0,
+                timeoutBug(
+                    "timed get: child.get("
+                        + WAIT_S
+                        + " s) of a forked child expired ("
+                        + (eager ? "eager" : "latent")
+                        + " fork, "
+                        + kid
+                        + ")"));
       } catch (InterruptedException e) {
-        o = new Obs(BUG, 0, bug("get() threw InterruptedException: an interrupt leaked into the task"));
+        o =
+            new Obs(
+                BUG, 0, bug("get() threw InterruptedException: an interrupt leaked into the task"));
       } catch (Throwable t) {
         o = ofThrowable(t);
       }
@@ -785,7 +859,8 @@ class SoakTest {
       Thread me = Thread.currentThread();
       if (!Thread.interrupted()) return;
       for (Node d : direct) {
-        if (d.ranOn == me && interrupter(d.seed, kind(d.seed, d.depth, d.maxDepth, overflowOdds))) return;
+        if (d.ranOn == me && interrupter(d.seed, kind(d.seed, d.depth, d.maxDepth, overflowOdds)))
+          return;
       }
       leaksIntoJoiner.increment();
     }
@@ -800,9 +875,16 @@ class SoakTest {
         long c = 0;
         boolean wasCancelled = n.cancelled != null && n.cancelled[i] == 1;
         if (wasCancelled != (o.kind == CANCELLED) && o.kind != BUG) {
-          o = new Obs(BUG, 0, bug("child " + hex(kids[i].seed) + (wasCancelled
-              ? ": cancel() returned true but the joiner saw " + o
-              : ": joiner saw a CancellationException but the task was not cancelled")));
+          o =
+              new Obs(
+                  BUG,
+                  0,
+                  bug(
+                      "child "
+                          + hex(kids[i].seed)
+                          + (wasCancelled
+                              ? ": cancel() returned true but the joiner saw " + o
+                              : ": joiner saw a CancellationException but the task was not cancelled")));
         }
         switch (o.kind) {
           case VALUE -> c = o.value;
@@ -817,7 +899,10 @@ class SoakTest {
           case CANCELLED -> c = mix(kids[i].seed ^ CANCEL_TAG);
           default -> {
             if (firstBug == null) {
-              firstBug = o.ex instanceof SoakBug b ? b : bug("child " + hex(kids[i].seed) + " failed with " + o.ex);
+              firstBug =
+                  o.ex instanceof SoakBug b
+                      ? b
+                      : bug("child " + hex(kids[i].seed) + " failed with " + o.ex);
             }
           }
         }
@@ -834,7 +919,8 @@ class SoakTest {
     static boolean startedByRunLoop() {
       for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
         String c = e.getClassName(), m = e.getMethodName();
-        if ((c.equals("dev.tine.Worker") && (m.equals("awaitJoin") || m.equals("helpJoin") || m.equals("reclaim")))
+        if ((c.equals("dev.tine.Worker")
+                && (m.equals("awaitJoin") || m.equals("helpJoin") || m.equals("reclaim")))
             || (c.equals("dev.tine.Task") && m.equals("execLatent"))) {
           return false;
         }
@@ -850,9 +936,11 @@ class SoakTest {
       for (i++; i < st.length && frames.size() < 12; i++) {
         String c = st[i].getClassName(), m = st[i].getMethodName();
         boolean ours = c.startsWith(SoakTest.class.getName());
-        if (ours && (m.equals("half") || m.startsWith("lambda$") || c.contains("$$Lambda"))) continue;
+        if (ours && (m.equals("half") || m.startsWith("lambda$") || c.contains("$$Lambda")))
+          continue;
         String f = simple(c) + "." + m;
-        if (!frames.isEmpty() && frames.get(frames.size() - 1).equals(f)) continue; // bridge methods
+        if (!frames.isEmpty() && frames.get(frames.size() - 1).equals(f))
+          continue; // bridge methods
         frames.add(f);
         if (ours && !c.equals(Node.class.getName())) break;
       }
@@ -869,24 +957,40 @@ class SoakTest {
       // their children or at the entry of compute. That is not a lost task as long as the task
       // itself completed with the StackOverflowError; its subtree is then unpredictable.
       // (runs 1 with no outcome: it overflowed in exec's own bookkeeping, before its try.)
-      if (kind != OVERFLOW && a.isDone() && a.getException() instanceof StackOverflowError
+      if (kind != OVERFLOW
+          && a.isDone()
+          && a.getException() instanceof StackOverflowError
           && (a.runs == 0 || a.out == OVERFLOWED || (a.runs == 1 && a.out == 0))) {
         collateralOverflows.increment();
         return new Obs(OVERFLOWED, 0, null);
       }
       if (a.runs != 1) {
-        throw new SoakBug(where + " ran " + a.runs + " times"
-            + (a.runs == 0 ? ", yet its parent got an outcome for it (" + outName(a.out) + "); the task: " + a
-                + (a.getException() != null ? ", " + a.getException() : "") : ""));
+        throw new SoakBug(
+            where
+                + " ran "
+                + a.runs
+                + " times"
+                + (a.runs == 0
+                    ? ", yet its parent got an outcome for it ("
+                        + outName(a.out)
+                        + "); the task: "
+                        + a
+                        + (a.getException() != null ? ", " + a.getException() : "")
+                    : ""));
       }
       Obs e;
       int deliveries = 0;
       switch (kind) {
-        case LEAF -> e = leafThrows(a.seed) ? new Obs(FAIL, a.seed, null) : new Obs(VALUE, leafValue(a.seed), null);
+        case LEAF ->
+            e =
+                leafThrows(a.seed)
+                    ? new Obs(FAIL, a.seed, null)
+                    : new Obs(VALUE, leafValue(a.seed), null);
         case OVERFLOW -> e = new Obs(OVERFLOWED, 0, null);
         default -> {
           int k = fanOut(a.seed, kind);
-          if (a.kids == null || a.kids.length != k) throw new SoakBug(where + " made the wrong children");
+          if (a.kids == null || a.kids.length != k)
+            throw new SoakBug(where + " made the wrong children");
           Obs[] kidObs;
           if (kind == JOIN_LONG) {
             Obs ea = expect(a.kids[0], path + ".0");
@@ -932,11 +1036,13 @@ class SoakTest {
         }
       }
       if (a.delivered != deliveries) {
-        throw new SoakBug(where + " observed " + a.delivered + " child failures, expected " + deliveries);
+        throw new SoakBug(
+            where + " observed " + a.delivered + " child failures, expected " + deliveries);
       }
       boolean same = a.out == e.kind && (e.kind == OVERFLOWED || a.outValue == e.value);
       if (!same) {
-        throw new SoakBug(where + " ended with " + new Obs(a.out, a.outValue, null) + ", expected " + e);
+        throw new SoakBug(
+            where + " ended with " + new Obs(a.out, a.outValue, null) + ", expected " + e);
       }
       return e;
     }
@@ -960,8 +1066,15 @@ class SoakTest {
       try {
         Obs e = expect(root, "#" + rootIndex);
         if (got.kind != e.kind || (e.kind != OVERFLOWED && got.value != e.value)) {
-          throw new SoakBug("root #" + rootIndex + " (" + hex(root.seed) + "): got " + got
-              + ", the sequential recomputation says " + e);
+          throw new SoakBug(
+              "root #"
+                  + rootIndex
+                  + " ("
+                  + hex(root.seed)
+                  + "): got "
+                  + got
+                  + ", the sequential recomputation says "
+                  + e);
         }
         // Every node's deliveries matched, so every catch the recomputation expects happened.
         caught += caughtExpected - caughtBefore;
@@ -1028,8 +1141,10 @@ class SoakTest {
           bug(inflight.size() + " roots still pending when the configuration was abandoned");
         }
         if (leaksAtStart.sum() != 0) {
-          bug(leaksAtStart.sum() + " tasks started with the interrupt flag set (left by an earlier task); entered via: "
-              + String.join(" | ", leakPaths));
+          bug(
+              leaksAtStart.sum()
+                  + " tasks started with the interrupt flag set (left by an earlier task); entered via: "
+                  + String.join(" | ", leakPaths));
         }
       } finally {
         finished = true;
@@ -1053,7 +1168,8 @@ class SoakTest {
           lastChange = System.nanoTime();
         } else if (System.nanoTime() - lastChange > TimeUnit.SECONDS.toNanos(STALL_S)) {
           String diag = diagnose(this);
-          dumpThreads(label + ": watchdog: no root completed for " + STALL_S + " s\n  diagnosis: " + diag);
+          dumpThreads(
+              label + ": watchdog: no root completed for " + STALL_S + " s\n  diagnosis: " + diag);
           stall = "stalled: no root completed for " + STALL_S + " s; " + diag;
           return;
         }
@@ -1096,34 +1212,83 @@ class SoakTest {
       List<String> all = new ArrayList<>();
       if (stall != null) all.add(label + ": " + stall);
       all.addAll(bugs);
-      if (bugCount.get() > bugs.size()) all.add(label + ": ... and " + (bugCount.get() - bugs.size()) + " more");
+      if (bugCount.get() > bugs.size())
+        all.add(label + ": ... and " + (bugCount.get() - bugs.size()) + " more");
       return all;
     }
 
     /** The counters when the configuration ended, before close (leftover tasks may add noise). */
-    record Snapshot(long tasks, long thrown, long cancelsOk, long cancelsTried, long timedGets, long latchBlocked,
-        long latchGroups, long outsideBlocked, long outsideGroups, long overflows, long interruptsSet,
-        long leaksAtStart, long leaksIntoJoiner, long joinLongs, long invokeAlls) {}
+    record Snapshot(
+        long tasks,
+        long thrown,
+        long cancelsOk,
+        long cancelsTried,
+        long timedGets,
+        long latchBlocked,
+        long latchGroups,
+        long outsideBlocked,
+        long outsideGroups,
+        long overflows,
+        long interruptsSet,
+        long leaksAtStart,
+        long leaksIntoJoiner,
+        long joinLongs,
+        long invokeAlls) {}
 
     Snapshot snap;
 
     Snapshot snapshot() {
-      return new Snapshot(tasksRun.sum(), thrown.sum(), cancelsOk.sum(), cancelsTried.sum(), timedGets.sum(),
-          latchBlocked.sum(), latchGroups.sum(), outsideBlocked.sum(), outsideGroups.sum(), overflows.sum(),
-          interruptsSet.sum(), leaksAtStart.sum(), leaksIntoJoiner.sum(), joinLongs.sum(), invokeAlls.sum());
+      return new Snapshot(
+          tasksRun.sum(),
+          thrown.sum(),
+          cancelsOk.sum(),
+          cancelsTried.sum(),
+          timedGets.sum(),
+          latchBlocked.sum(),
+          latchGroups.sum(),
+          outsideBlocked.sum(),
+          outsideGroups.sum(),
+          overflows.sum(),
+          interruptsSet.sum(),
+          leaksAtStart.sum(),
+          leaksIntoJoiner.sum(),
+          joinLongs.sum(),
+          invokeAlls.sum());
     }
 
     String summary() {
       Snapshot c = snap;
-      return String.format(Locale.ROOT,
+      return String.format(
+          Locale.ROOT,
           "%-10s %-4s  tasks %,11d  roots %,7d  exceptions thrown %,9d delivered %,9d (caught %,d, at roots %,d;"
               + " superseded %,d)  cancelled %,d of %,d  timed gets %,d  blocking groups %,d (latch %,d of %,d,"
               + " outside get %,d of %,d)  overflows %,d (collateral %,d)  interrupts set %,d, leaked %,d (into joiners %,d)"
               + "  joinLong %,d  invokeAll %,d  %.1f s",
-          label, failed() ? "FAIL" : "ok", c.tasks, roots, c.thrown, caught + atRoots, caught, atRoots, superseded,
-          c.cancelsOk, c.cancelsTried, c.timedGets, c.latchBlocked + c.outsideBlocked, c.latchBlocked,
-          c.latchGroups, c.outsideBlocked, c.outsideGroups, c.overflows, collateralOverflows.sum(), c.interruptsSet, c.leaksAtStart,
-          c.leaksIntoJoiner, c.joinLongs, c.invokeAlls, seconds);
+          label,
+          failed() ? "FAIL" : "ok",
+          c.tasks,
+          roots,
+          c.thrown,
+          caught + atRoots,
+          caught,
+          atRoots,
+          superseded,
+          c.cancelsOk,
+          c.cancelsTried,
+          c.timedGets,
+          c.latchBlocked + c.outsideBlocked,
+          c.latchBlocked,
+          c.latchGroups,
+          c.outsideBlocked,
+          c.outsideGroups,
+          c.overflows,
+          collateralOverflows.sum(),
+          c.interruptsSet,
+          c.leaksAtStart,
+          c.leaksIntoJoiner,
+          c.joinLongs,
+          c.invokeAlls,
+          seconds);
     }
   }
 
@@ -1153,23 +1318,35 @@ class SoakTest {
       String name = t.getName();
       if (!name.startsWith(run.prefix) && !name.startsWith(getterPrefix)) continue;
       StackTraceElement[] st = e.getValue();
-      String top = st.length == 0 ? "?" : simple(st[0].getClassName()) + "." + st[0].getMethodName();
+      String top =
+          st.length == 0 ? "?" : simple(st[0].getClassName()) + "." + st[0].getMethodName();
       String in = "";
       for (StackTraceElement f : st) {
         if (f.getClassName().startsWith("dev.tine.")) {
-          in = " in " + simple(f.getClassName()) + "." + f.getMethodName() + ":" + f.getLineNumber();
+          in =
+              " in " + simple(f.getClassName()) + "." + f.getMethodName() + ":" + f.getLineNumber();
           break;
         }
       }
       String soak = "";
       for (StackTraceElement f : st) {
-        if (f.getClassName().startsWith(SoakTest.class.getName()) && !f.getMethodName().startsWith("lambda")) {
+        if (f.getClassName().startsWith(SoakTest.class.getName())
+            && !f.getMethodName().startsWith("lambda")) {
           soak = " from " + simple(f.getClassName()) + "." + f.getMethodName();
           break;
         }
       }
-      parts.add(name.substring(name.indexOf("-", 5) + 1) + " " + t.getState() + " at " + top + in + soak
-          + " (depth " + st.length + ")");
+      parts.add(
+          name.substring(name.indexOf("-", 5) + 1)
+              + " "
+              + t.getState()
+              + " at "
+              + top
+              + in
+              + soak
+              + " (depth "
+              + st.length
+              + ")");
     }
     parts.sort(null);
     return run.label + ", pool " + run.pool + ": " + String.join(" | ", parts);
@@ -1180,10 +1357,15 @@ class SoakTest {
     sb.append("\n===== SOAK THREAD DUMP: ").append(header).append('\n');
     ThreadInfo[] infos = ManagementFactory.getThreadMXBean().dumpAllThreads(true, true, 60);
     for (ThreadInfo ti : infos) {
-      sb.append('"').append(ti.getThreadName()).append("\" #").append(ti.getThreadId())
-          .append(ti.isDaemon() ? " daemon " : " ").append(ti.getThreadState());
+      sb.append('"')
+          .append(ti.getThreadName())
+          .append("\" #")
+          .append(ti.getThreadId())
+          .append(ti.isDaemon() ? " daemon " : " ")
+          .append(ti.getThreadState());
       if (ti.getLockName() != null) sb.append(" on ").append(ti.getLockName());
-      if (ti.getLockOwnerName() != null) sb.append(" owned by \"").append(ti.getLockOwnerName()).append('"');
+      if (ti.getLockOwnerName() != null)
+        sb.append(" owned by \"").append(ti.getLockOwnerName()).append('"');
       sb.append('\n');
       StackTraceElement[] st = ti.getStackTrace();
       MonitorInfo[] monitors = ti.getLockedMonitors();
@@ -1218,8 +1400,14 @@ class SoakTest {
     }
     int configs = ps.size() * modes.size();
     long perConfig = Math.max(1, (TASKS + configs - 1) / configs);
-    System.out.printf(Locale.ROOT, "SOAK: %,d tasks (%,d per configuration), seed %#x, parallelism %s, modes %s%n",
-        TASKS, perConfig, SEED, PARALLELISM, MODES);
+    System.out.printf(
+        Locale.ROOT,
+        "SOAK: %,d tasks (%,d per configuration), seed %#x, parallelism %s, modes %s%n",
+        TASKS,
+        perConfig,
+        SEED,
+        PARALLELISM,
+        MODES);
     List<Run> runs = new ArrayList<>();
     List<String> problems = new ArrayList<>();
     long t0 = System.nanoTime();
@@ -1237,8 +1425,16 @@ class SoakTest {
       }
     }
     double total = (System.nanoTime() - t0) / 1e9;
-    StringBuilder sb = new StringBuilder("\n===== SOAK SUMMARY (seed " + String.format("%#x", SEED) + ")\n");
-    long tasks = 0, roots = 0, thrown = 0, delivered = 0, cancels = 0, timed = 0, blocking = 0, overflows = 0;
+    StringBuilder sb =
+        new StringBuilder("\n===== SOAK SUMMARY (seed " + String.format("%#x", SEED) + ")\n");
+    long tasks = 0,
+        roots = 0,
+        thrown = 0,
+        delivered = 0,
+        cancels = 0,
+        timed = 0,
+        blocking = 0,
+        overflows = 0;
     long interrupts = 0, leaks = 0;
     for (Run r : runs) {
       sb.append("SOAK ").append(r.summary()).append('\n');
@@ -1254,11 +1450,24 @@ class SoakTest {
       interrupts += c.interruptsSet();
       leaks += c.leaksAtStart();
     }
-    sb.append(String.format(Locale.ROOT,
-        "SOAK %-10s %-4s  tasks %,11d  roots %,7d  exceptions thrown %,9d delivered %,9d  cancelled %,d  timed gets %,d"
-            + "  blocking groups %,d  overflows %,d  interrupts set %,d, leaked %,d  %.1f s%n",
-        "total", problems.isEmpty() ? "ok" : "FAIL", tasks, roots, thrown, delivered, cancels, timed, blocking,
-        overflows, interrupts, leaks, total));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "SOAK %-10s %-4s  tasks %,11d  roots %,7d  exceptions thrown %,9d delivered %,9d  cancelled %,d  timed gets %,d"
+                + "  blocking groups %,d  overflows %,d  interrupts set %,d, leaked %,d  %.1f s%n",
+            "total",
+            problems.isEmpty() ? "ok" : "FAIL",
+            tasks,
+            roots,
+            thrown,
+            delivered,
+            cancels,
+            timed,
+            blocking,
+            overflows,
+            interrupts,
+            leaks,
+            total));
     System.out.print(sb);
     System.out.flush();
     if (!problems.isEmpty()) {

@@ -1,5 +1,8 @@
 package dev.tine;
 
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
 import dev.tine.latent.LatentStack;
 import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jcstress.annotations.Actor;
@@ -8,9 +11,6 @@ import org.openjdk.jcstress.annotations.JCStressTest;
 import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
-
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
 /**
  * The claim protocol of {@link LatentStack}, second half: an owner that wakes up while a claim is
@@ -21,24 +21,30 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * (or done), then calls {@code claimOldest(owner, promoter)}, which takes A. Its promoter, called
  * between the claimer's thread-state check and its commit stores, stalls until the owner has woken
  * up and a few microseconds more (as a promoter's allocation can stall in a GC), so the owner's
- * pops run while the claim is in progress; {@code popTask}'s read of the claim word must make
- * them wait for it.
+ * pops run while the claim is in progress; {@code popTask}'s read of the claim word must make them
+ * wait for it.
  *
  * <p>r1: bitmask of what the owner's pops took (A = 1, B = 2); r2: bitmask of what the claimer
  * took. Forbidden: an entry taken twice, or lost.
  *
  * <p>Planted bug it catches: {@code popTask} without its {@code claim != OPEN} check at the start.
  * Verified with {@code java --enable-native-access=ALL-UNNAMED -jar
- * tine-jcstress/target/jcstress.jar -t LatentClaimBlockedOwner -m quick -time 50 -iters 1 -fsm
- * 0}: (3, 1) FORBIDDEN in 2 runs of 2, 5,750 of 11,430 and 13,780 of 36,703 samples. A claim
- * that skips the thread-state check is not caught here (the claimer waits for the owner to park
- * anyway); {@link LatentClaimRunningOwner} catches it.
+ * tine-jcstress/target/jcstress.jar -t LatentClaimBlockedOwner -m quick -time 50 -iters 1 -fsm 0}:
+ * (3, 1) FORBIDDEN in 2 runs of 2, 5,750 of 11,430 and 13,780 of 36,703 samples. A claim that skips
+ * the thread-state check is not caught here (the claimer waits for the owner to park anyway);
+ * {@link LatentClaimRunningOwner} catches it.
  */
 @JCStressTest
 @Description("LatentStack claim vs an owner waking up: each entry taken exactly once")
 @Outcome(id = "3, 0", expect = ACCEPTABLE, desc = "no claim: the owner popped both")
-@Outcome(id = "2, 1", expect = ACCEPTABLE, desc = "A claimed while the owner was parked; the owner popped B")
-@Outcome(id = "3, 1", expect = FORBIDDEN, desc = "A taken twice: the owner popped it during the claim")
+@Outcome(
+    id = "2, 1",
+    expect = ACCEPTABLE,
+    desc = "A claimed while the owner was parked; the owner popped B")
+@Outcome(
+    id = "3, 1",
+    expect = FORBIDDEN,
+    desc = "A taken twice: the owner popped it during the claim")
 @Outcome(expect = FORBIDDEN, desc = "an entry lost or taken twice")
 @State
 public class LatentClaimBlockedOwner {

@@ -1,5 +1,8 @@
 package dev.tine;
 
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
 import dev.tine.latent.LatentStack;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;
@@ -8,18 +11,15 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
-
 /**
- * The claim protocol of {@link LatentStack}, first half: a claimer must never take an entry from
- * an owner that is running (RUNNABLE).
+ * The claim protocol of {@link LatentStack}, first half: a claimer must never take an entry from an
+ * owner that is running (RUNNABLE).
  *
  * <p>The owner records its thread, pushes one entry, works a little (a fork's sibling computing:
- * the entry is latent meanwhile), and pops it. The claimer, as soon as it knows the owner's
- * thread, calls {@code claimOldest(owner, promoter)}. The owner never blocks, so every claim must
- * see it RUNNABLE and back off. (If the owner's thread happens to be parked by the harness before
- * or after its actor, its stack is empty then, so nothing can be claimed either.)
+ * the entry is latent meanwhile), and pops it. The claimer, as soon as it knows the owner's thread,
+ * calls {@code claimOldest(owner, promoter)}. The owner never blocks, so every claim must see it
+ * RUNNABLE and back off. (If the owner's thread happens to be parked by the harness before or after
+ * its actor, its stack is empty then, so nothing can be claimed either.)
  *
  * <p>r1: the owner's pop returned the entry (1) or nothing (0). r2: the claimer took it (1), found
  * nothing (0), or never saw the owner's thread in time (-1). Forbidden: r2 = 1 (a claim from a
@@ -28,13 +28,16 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  *
  * <p>Planted bug it catches: {@code claimOldest} skipping the thread-state check (claims whatever
  * the owner is doing). Verified with {@code java --enable-native-access=ALL-UNNAMED -jar
- * tine-jcstress/target/jcstress.jar -t LatentClaimRunningOwner -m quick -time 50 -iters 1 -fsm
- * 0}: (0, 1) FORBIDDEN 245,220 times and (1, 1) 5 times in about a million samples. The other
- * half, an owner waking up during a claim, is {@link LatentClaimBlockedOwner}.
+ * tine-jcstress/target/jcstress.jar -t LatentClaimRunningOwner -m quick -time 50 -iters 1 -fsm 0}:
+ * (0, 1) FORBIDDEN 245,220 times and (1, 1) 5 times in about a million samples. The other half, an
+ * owner waking up during a claim, is {@link LatentClaimBlockedOwner}.
  */
 @JCStressTest
 @Description("LatentStack claim vs a running owner: the claim must back off")
-@Outcome(id = {"1, 0", "1, -1"}, expect = ACCEPTABLE, desc = "the owner popped its entry; no claim")
+@Outcome(
+    id = {"1, 0", "1, -1"},
+    expect = ACCEPTABLE,
+    desc = "the owner popped its entry; no claim")
 @Outcome(id = "0, 1", expect = FORBIDDEN, desc = "claimed from a running owner")
 @Outcome(id = "1, 1", expect = FORBIDDEN, desc = "entry taken twice")
 @Outcome(expect = FORBIDDEN, desc = "entry lost")

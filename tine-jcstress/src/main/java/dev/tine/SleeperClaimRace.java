@@ -1,5 +1,8 @@
 package dev.tine;
 
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
 import dev.tine.stats.WorkerCounters;
 import java.util.concurrent.ThreadLocalRandom;
 import org.openjdk.jcstress.annotations.Actor;
@@ -10,32 +13,29 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.IIII_Result;
 
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
-
 /**
  * A sleeping worker's {@code sleepState} protocol: a waker's {@code tryClaim(AWAKE)} (inside the
- * real {@link Sleep#signalWork}) against the sleeper's own way out, either its {@code
- * unregister()} (sleep()'s early exits) or {@code pool.sleep.tryRetire(worker)} (its keep-alive ran
- * out): exactly one of them takes the worker out of SLEEPING, and the pool's {@code ctl} counts
- * stay right (a waker leaves the sleeper count alone and the woken sleeper takes itself off; a
- * retire takes one live worker and one sleeper off, under the pool lock).
+ * real {@link Sleep#signalWork}) against the sleeper's own way out, either its {@code unregister()}
+ * (sleep()'s early exits) or {@code pool.sleep.tryRetire(worker)} (its keep-alive ran out): exactly
+ * one of them takes the worker out of SLEEPING, and the pool's {@code ctl} counts stay right (a
+ * waker leaves the sleeper count alone and the woken sleeper takes itself off; a retire takes one
+ * live worker and one sleeper off, under the pool lock).
  *
  * <p>State: a real pool of parallelism 2 whose two slots hold unstarted workers {@code w} and
- * {@code w2} (installed in {@code pool.workers}; the live count raised to 2 by the test hook
- * {@code addLiveWorkersForTest}), both registered as sleeping as {@code sleep()} does (state
- * SLEEPING, then {@code addSleepers(1)}). A fresh pool's first {@code signalWork} looks at slot 0
- * first, so the waker claims {@code w} if it is still SLEEPING, else {@code w2}: {@code w2} left
- * SLEEPING at the end means the waker claimed {@code w}. Each state picks at random which way out
- * the sleeper actor takes (r1): 0, {@code unregister()} (through the test hook {@code
- * unregisterForTest}); 1, {@code tryRetire(w)} and, if that fails, what {@code sleep()} does next
- * (a waker claimed it: take itself off the sleeper count). Only two actors: jcstress does not run
- * three-actor tests on a two-CPU machine.
+ * {@code w2} (installed in {@code pool.workers}; the live count raised to 2 by the test hook {@code
+ * addLiveWorkersForTest}), both registered as sleeping as {@code sleep()} does (state SLEEPING,
+ * then {@code addSleepers(1)}). A fresh pool's first {@code signalWork} looks at slot 0 first, so
+ * the waker claims {@code w} if it is still SLEEPING, else {@code w2}: {@code w2} left SLEEPING at
+ * the end means the waker claimed {@code w}. Each state picks at random which way out the sleeper
+ * actor takes (r1): 0, {@code unregister()} (through the test hook {@code unregisterForTest}); 1,
+ * {@code tryRetire(w)} and, if that fails, what {@code sleep()} does next (a waker claimed it: take
+ * itself off the sleeper count). Only two actors: jcstress does not run three-actor tests on a
+ * two-CPU machine.
  *
  * <p>r2: w's final state (0 AWAKE, 2 RETIRED). r3: 1 if the waker claimed w2 (so not w). r4: 1 if
  * the bookkeeping is right: after the arbiter lets a claimed w2 take itself off (as the woken
- * sleeper does), sleepers = (w2 still SLEEPING ? 1 : 0), live = 2 - retired, {@code hungry}
- * (vacant slots) = retired, and tryRetire returned true exactly when w ended RETIRED.
+ * sleeper does), sleepers = (w2 still SLEEPING ? 1 : 0), live = 2 - retired, {@code hungry} (vacant
+ * slots) = retired, and tryRetire returned true exactly when w ended RETIRED.
  *
  * <p>Forbidden: w RETIRED with r3 = 0 (the waker claimed w, believing it will run the submission,
  * and w retired too: the lost submission), any r4 = 0, anything not listed.
@@ -43,20 +43,33 @@ import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
  * <p>Planted bugs it catches (verified with {@code java --enable-native-access=ALL-UNNAMED -jar
  * tine-jcstress/target/jcstress.jar -t SleeperClaimRace -m quick -time 50 -iters 1 -fsm 0}): (a)
  * signalWork also doing {@code addSleepers(-1)} after a successful claim (the old behaviour, next
- * to the woken sleeper's own decrement): r4 = 0 FORBIDDEN in every sample (688,080 of 688,080);
- * (b) tryRetire with a check-then-set instead of the CAS ({@code if (w.sleepState != SLEEPING)
- * return false; w.sleepState = RETIRED}): (1, 2, 0, 1) FORBIDDEN in 3 runs of 3, 23, 27 and 268
- * times in 1.2 to 2.5 million samples (rare: the window is between two adjacent accesses).
- * Removing the lock from tryRetire is not caught: the CAS alone arbitrates this race, and the
- * lock orders retirement against thread start and exit, which this test does not exercise.
+ * to the woken sleeper's own decrement): r4 = 0 FORBIDDEN in every sample (688,080 of 688,080); (b)
+ * tryRetire with a check-then-set instead of the CAS ({@code if (w.sleepState != SLEEPING) return
+ * false; w.sleepState = RETIRED}): (1, 2, 0, 1) FORBIDDEN in 3 runs of 3, 23, 27 and 268 times in
+ * 1.2 to 2.5 million samples (rare: the window is between two adjacent accesses). Removing the lock
+ * from tryRetire is not caught: the CAS alone arbitrates this race, and the lock orders retirement
+ * against thread start and exit, which this test does not exercise.
  */
 @JCStressTest
-@Description("sleeper: waker's claim vs the sleeper's unregister or retire: one winner, counts right")
-@Outcome(id = "0, 0, 0, 1", expect = ACCEPTABLE, desc = "the waker claimed w; the sleeper's unregister took the count off")
-@Outcome(id = "0, 0, 1, 1", expect = ACCEPTABLE, desc = "the sleeper unregistered itself; the waker claimed w2")
-@Outcome(id = "1, 0, 0, 1", expect = ACCEPTABLE, desc = "the waker claimed w; its retire failed and it took the count off")
+@Description(
+    "sleeper: waker's claim vs the sleeper's unregister or retire: one winner, counts right")
+@Outcome(
+    id = "0, 0, 0, 1",
+    expect = ACCEPTABLE,
+    desc = "the waker claimed w; the sleeper's unregister took the count off")
+@Outcome(
+    id = "0, 0, 1, 1",
+    expect = ACCEPTABLE,
+    desc = "the sleeper unregistered itself; the waker claimed w2")
+@Outcome(
+    id = "1, 0, 0, 1",
+    expect = ACCEPTABLE,
+    desc = "the waker claimed w; its retire failed and it took the count off")
 @Outcome(id = "1, 2, 1, 1", expect = ACCEPTABLE, desc = "w retired; the waker claimed w2")
-@Outcome(id = ".*, 2, 0, .*", expect = FORBIDDEN, desc = "w retired although the waker claimed it: a lost submission")
+@Outcome(
+    id = ".*, 2, 0, .*",
+    expect = FORBIDDEN,
+    desc = "w retired although the waker claimed it: a lost submission")
 @Outcome(id = ".*, .*, .*, 0", expect = FORBIDDEN, desc = "sleeper, live or vacancy counts wrong")
 @Outcome(expect = FORBIDDEN, desc = "more or fewer than one winner")
 @State

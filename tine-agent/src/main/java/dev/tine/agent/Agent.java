@@ -19,13 +19,15 @@ import java.util.jar.JarOutputStream;
  * to the bridge before the bootstrap loader could see it, the application class loader would have
  * loaded a second copy, invisible to {@code java.base} (the trap OpenTelemetry's agent documents).
  *
- * <p>Nothing escapes: if the agent cannot start it says why on standard error, and the
- * application runs on unmeasured.
+ * <p>Nothing escapes: if the agent cannot start it says why on standard error, and the application
+ * runs on unmeasured.
  */
 public final class Agent {
   private Agent() {}
 
-  static final String[] BRIDGE = {"dev/tine/agent/bootstrap/TineHooks", "dev/tine/agent/bootstrap/TineBridge"};
+  static final String[] BRIDGE = {
+    "dev/tine/agent/bootstrap/TineHooks", "dev/tine/agent/bootstrap/TineBridge"
+  };
 
   /** {@code -javaagent:tine-agent.jar[=options]}. */
   public static void premain(String args, Instrumentation inst) {
@@ -40,12 +42,16 @@ public final class Agent {
   private static synchronized void start(String args, Instrumentation inst, boolean premain) {
     try {
       injectBridge(inst);
-      Object msg = Class.forName("dev.tine.agent.core.AgentRuntime")
-          .getMethod("start", Instrumentation.class, String.class, boolean.class)
-          .invoke(null, inst, args, premain);
+      Object msg =
+          Class.forName("dev.tine.agent.core.AgentRuntime")
+              .getMethod("start", Instrumentation.class, String.class, boolean.class)
+              .invoke(null, inst, args, premain);
       if (msg != null) System.err.println(msg);
     } catch (Throwable t) {
-      Throwable c = t instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null ? ite.getCause() : t;
+      Throwable c =
+          t instanceof java.lang.reflect.InvocationTargetException ite && ite.getCause() != null
+              ? ite.getCause()
+              : t;
       System.err.println("tine-agent: not started: " + c);
     }
   }
@@ -69,7 +75,8 @@ public final class Agent {
     inst.appendToBootstrapClassLoaderSearch(new JarFile(jar));
     for (String c : BRIDGE) {
       Class<?> k = Class.forName(c.replace('/', '.'), true, null);
-      if (k.getClassLoader() != null) throw new IllegalStateException(c + " was not loaded by the bootstrap class loader");
+      if (k.getClassLoader() != null)
+        throw new IllegalStateException(c + " was not loaded by the bootstrap class loader");
     }
   }
 

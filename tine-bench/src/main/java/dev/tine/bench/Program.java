@@ -22,7 +22,8 @@ public interface Program {
     try {
       return Integer.parseInt(v.trim());
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException("parameter " + key + " must be an integer, was '" + v + "'");
+      throw new IllegalArgumentException(
+          "parameter " + key + " must be an integer, was '" + v + "'");
     }
   }
 }

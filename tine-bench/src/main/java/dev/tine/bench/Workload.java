@@ -5,8 +5,8 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * One program at one size: its sequential, Tine and JDK versions, written the same way, optionally
- * the JDK's ready-made parallel form, and a check of each result. {@link #prepare()} runs untimed before every timed run (to reset inputs
- * that a run consumes, such as an array to sort).
+ * the JDK's ready-made parallel form, and a check of each result. {@link #prepare()} runs untimed
+ * before every timed run (to reset inputs that a run consumes, such as an array to sort).
  */
 public interface Workload {
   /** Human-readable parameters, e.g. "n=40, threshold=13". */
@@ -31,7 +31,8 @@ public interface Workload {
   /**
    * The program written with the JDK's ready-made parallel form, as a user would write it. The
    * runner calls it as {@code pool.submit(() -> workload.jdkBuiltin()).get()} on a ForkJoinPool of
-   * p workers: parallel streams and Arrays.parallel* started from a worker run in that worker's pool.
+   * p workers: parallel streams and Arrays.parallel* started from a worker run in that worker's
+   * pool.
    */
   default Object jdkBuiltin() {
     throw new UnsupportedOperationException("no JDK built-in form");

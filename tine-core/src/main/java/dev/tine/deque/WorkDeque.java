@@ -4,8 +4,8 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
- * A work-stealing deque: a growable ring in the style of Chase and Lev (SPAA 2005), with the
- * memory orderings of Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013) expressed with VarHandles.
+ * A work-stealing deque: a growable ring in the style of Chase and Lev (SPAA 2005), with the memory
+ * orderings of Lê, Pop, Cohen and Zappa Nardelli (PPoPP 2013) expressed with VarHandles.
  *
  * <p>One thread, the <em>owner</em>, calls {@link #push} and {@link #pop} (LIFO at the top). Any
  * thread may call {@link #steal}/{@link #trySteal} (FIFO at the base). This class is public only so
@@ -16,21 +16,21 @@ import java.lang.invoke.VarHandle;
  * <ol>
  *   <li>{@code base} only increases, and only by a successful CAS (by a thief, or by the owner
  *       taking the last element). {@code top} is written only by the owner.
- *   <li>The elements are the slots {@code [base, top)}; slot {@code i} lives at {@code
- *       array[i & (length-1)]}. The owner never writes a slot in {@code [base, top)} except when
- *       pushing at {@code top}, so a thief that reads slot {@code b} and then wins the CAS {@code
- *       base: b -> b+1} took exactly the element that was published there.
+ *   <li>The elements are the slots {@code [base, top)}; slot {@code i} lives at {@code array[i &
+ *       (length-1)]}. The owner never writes a slot in {@code [base, top)} except when pushing at
+ *       {@code top}, so a thief that reads slot {@code b} and then wins the CAS {@code base: b ->
+ *       b+1} took exactly the element that was published there.
  *   <li>Exactly-once: an element is returned by {@code pop} or by {@code steal}, never both, never
  *       neither. When {@code top - base > 1} pop and steal touch different slots. On the last
- *       element ({@code base == top-1}) both sides arbitrate with the same CAS on {@code base}:
- *       one wins.
+ *       element ({@code base == top-1}) both sides arbitrate with the same CAS on {@code base}: one
+ *       wins.
  *   <li>Pop first publishes its decremented {@code top}, then (after a full fence) reads {@code
  *       base}; steal reads {@code base}, fences, then reads {@code top}. This is Dekker's pattern:
  *       they cannot both miss the other's claim on the last element.
  *   <li>Growing copies {@code [base, top)} into a new array at the same logical indices and
  *       publishes it with a release store before {@code top} moves past the old capacity. A thief
- *       still reading the old array finds the same element in the same slot (the owner never
- *       writes the old array again), and the base CAS still decides who owns it.
+ *       still reading the old array finds the same element in the same slot (the owner never writes
+ *       the old array again), and the base CAS still decides who owns it.
  * </ol>
  *
  * <p>Taken slots are cleared so the deque does not keep finished tasks reachable: the owner clears
@@ -42,11 +42,11 @@ import java.lang.invoke.VarHandle;
  *
  * A {@link StackOverflowError} can be thrown at any call, and an interpreted {@link VarHandle}
  * access is a call. So every prefix of each operation leaves a valid deque: push writes the slot
- * (invisible above {@code top}) and then publishes with one store; pop's only calls after it
- * lowers {@code top} are the fence, whose handler puts {@code top} back, and, on the last element,
- * the CAS on {@code base}, before which it restores {@code top}, so the element stays in the deque
- * until that one call takes it; a thief's only commit is its CAS, and clearing the slot afterwards
- * is optional.
+ * (invisible above {@code top}) and then publishes with one store; pop's only calls after it lowers
+ * {@code top} are the fence, whose handler puts {@code top} back, and, on the last element, the CAS
+ * on {@code base}, before which it restores {@code top}, so the element stays in the deque until
+ * that one call takes it; a thief's only commit is its CAS, and clearing the slot afterwards is
+ * optional.
  *
  * @param <T> element type
  */
@@ -91,7 +91,8 @@ public final class WorkDeque<T> {
 
   public WorkDeque(int initialCapacity) {
     if (initialCapacity < 2 || Integer.bitCount(initialCapacity) != 1) {
-      throw new IllegalArgumentException("capacity must be a power of two >= 2: " + initialCapacity);
+      throw new IllegalArgumentException(
+          "capacity must be a power of two >= 2: " + initialCapacity);
     }
     array = new Object[initialCapacity];
   }
@@ -120,7 +121,8 @@ public final class WorkDeque<T> {
   private Object[] grow(Object[] old, long b, long t) {
     int n = old.length << 1;
     if (n > MAX_CAPACITY || n <= 0) {
-      throw new IllegalStateException("work deque overflow: more than " + MAX_CAPACITY + " pending forks");
+      throw new IllegalStateException(
+          "work deque overflow: more than " + MAX_CAPACITY + " pending forks");
     }
     Object[] a = new Object[n];
     int om = old.length - 1, nm = n - 1;
@@ -132,9 +134,9 @@ public final class WorkDeque<T> {
   }
 
   /**
-   * Owner only. Removes and returns the newest element, or null if empty. After its first store
-   * it calls only the fence (an overflow there restores {@code top} in the handler, a plain store)
-   * and the last element's CAS (preceded by restoring {@code top}): see "Errors inside".
+   * Owner only. Removes and returns the newest element, or null if empty. After its first store it
+   * calls only the fence (an overflow there restores {@code top} in the handler, a plain store) and
+   * the last element's CAS (preceded by restoring {@code top}): see "Errors inside".
    */
   @SuppressWarnings("unchecked")
   public T pop() {
@@ -184,12 +186,13 @@ public final class WorkDeque<T> {
   }
 
   /** The result of a {@link #trySteal} that lost a race: retry later or elsewhere. */
-  public static final Object LOST_RACE = new Object() {
-    @Override
-    public String toString() {
-      return "LOST_RACE";
-    }
-  };
+  public static final Object LOST_RACE =
+      new Object() {
+        @Override
+        public String toString() {
+          return "LOST_RACE";
+        }
+      };
 
   /**
    * Any thread. One attempt to take the oldest element.
@@ -224,7 +227,7 @@ public final class WorkDeque<T> {
   /** Any thread. Takes the oldest element, retrying lost races; null only when empty. */
   @SuppressWarnings("unchecked")
   public T steal() {
-    for (;;) {
+    for (; ; ) {
       Object x = trySteal();
       if (x != LOST_RACE) {
         return (T) x;

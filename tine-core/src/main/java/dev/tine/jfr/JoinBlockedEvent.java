@@ -19,8 +19,9 @@ import jdk.jfr.Threshold;
 @Name(JoinBlockedEvent.NAME)
 @Category({"Tine", "Fork/Join"})
 @Label("Blocked Join")
-@Description("A worker's join that blocked: its task was neither in the worker's own deque nor "
-    + "anywhere it could help; the duration runs from the first block to the end of the join")
+@Description(
+    "A worker's join that blocked: its task was neither in the worker's own deque nor "
+        + "anywhere it could help; the duration runs from the first block to the end of the join")
 @Threshold("20 ms") // as the JDK's default.jfc has for its blocking events; tine.jfc says 1 ms
 public final class JoinBlockedEvent extends Event {
   public static final String NAME = "dev.tine.JoinBlocked";
@@ -37,6 +38,7 @@ public final class JoinBlockedEvent extends Event {
   public int waits;
 
   @Label("Done")
-  @Description("Whether the task was done when the join ended (false: the join's deadline passed first)")
+  @Description(
+      "Whether the task was done when the join ended (false: the join's deadline passed first)")
   public boolean done;
 }

@@ -21,8 +21,9 @@ import jdk.jfr.Timespan;
 @Name(WorkStealingPoolStatisticsEvent.NAME)
 @Category({"Tine", "Fork/Join"})
 @Label("Work-Stealing Pool Statistics")
-@Description("A WorkStealingPool's scheduler counts over the interval since its previous sample, "
-    + "and its workers at the sample")
+@Description(
+    "A WorkStealingPool's scheduler counts over the interval since its previous sample, "
+        + "and its workers at the sample")
 @StackTrace(false)
 @Period("1 s")
 public final class WorkStealingPoolStatisticsEvent extends Event {
@@ -35,8 +36,9 @@ public final class WorkStealingPoolStatisticsEvent extends Event {
   public int parallelism;
 
   @Label("Interval")
-  @Description("What the counts cover: the time since the pool's previous sample, since it was built, "
-      + "or since a recording started, whichever is latest")
+  @Description(
+      "What the counts cover: the time since the pool's previous sample, since it was built, "
+          + "or since a recording started, whichever is latest")
   @Timespan(Timespan.NANOSECONDS)
   public long interval;
 
@@ -68,7 +70,8 @@ public final class WorkStealingPoolStatisticsEvent extends Event {
   public long blockedJoins;
 
   @Label("Idle Time")
-  @Description("Time workers spent looking for work, summed over the workers (stretches that ended in the interval)")
+  @Description(
+      "Time workers spent looking for work, summed over the workers (stretches that ended in the interval)")
   @Timespan(Timespan.NANOSECONDS)
   public long idleTime;
 

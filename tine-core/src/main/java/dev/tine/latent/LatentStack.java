@@ -16,23 +16,24 @@ import java.lang.invoke.VarHandle;
  *
  * <h2>Who touches it</h2>
  *
- * The owner, with plain loads and stores, except for one opaque read of {@code claim} at the
- * start of each operation (a plain load on x86 and ARM; opaque so that it is really made). Another thread touches it only through {@link #claimOldest}, and only
- * while the owner is blocked (parked or waiting) outside Tine, so that forks made just before a
- * {@code latch.await()} still run elsewhere. The claim protocol:
+ * The owner, with plain loads and stores, except for one opaque read of {@code claim} at the start
+ * of each operation (a plain load on x86 and ARM; opaque so that it is really made). Another thread
+ * touches it only through {@link #claimOldest}, and only while the owner is blocked (parked or
+ * waiting) outside Tine, so that forks made just before a {@code latch.await()} still run
+ * elsewhere. The claim protocol:
  *
  * <ol>
  *   <li>The claimer CASes {@code claim} from OPEN or CLAIMED to CLAIMING (a full fence), then reads
  *       the owner's thread state, and proceeds only if it is WAITING or TIMED_WAITING.
  *   <li>Every owner operation that reads or removes entries, moves {@code bottom} or replaces the
- *       arrays (every one but a plain push onto a non-empty stack, see {@link #prepare}) starts
- *       by reading {@code claim}; if it is not OPEN the owner waits
- *       while it is CLAIMING, then sets it back to OPEN ({@link #reconcile}). No owner operation
- *       blocks between that read and its last access. The read is opaque: a load of a field that
- *       reads OPEN proves no claim was made since the last reconcile (a claim leaves CLAIMED until
- *       the owner resets it), and a claimer that starts later finds the owner RUNNABLE and backs
- *       off without writing, so the owner's other loads may move around it freely; reconcile's
- *       CAS is what makes the claimer's writes visible.
+ *       arrays (every one but a plain push onto a non-empty stack, see {@link #prepare}) starts by
+ *       reading {@code claim}; if it is not OPEN the owner waits while it is CLAIMING, then sets it
+ *       back to OPEN ({@link #reconcile}). No owner operation blocks between that read and its last
+ *       access. The read is opaque: a load of a field that reads OPEN proves no claim was made
+ *       since the last reconcile (a claim leaves CLAIMED until the owner resets it), and a claimer
+ *       that starts later finds the owner RUNNABLE and backs off without writing, so the owner's
+ *       other loads may move around it freely; reconcile's CAS is what makes the claimer's writes
+ *       visible.
  *   <li>So a claim cannot overlap an owner operation: if the owner read OPEN, that read precedes
  *       the claimer's CAS, and the owner has been RUNNABLE since before it. HotSpot stores a
  *       thread's RUNNABLE state when it leaves park/wait/sleep and then executes a full fence
@@ -52,29 +53,30 @@ import java.lang.invoke.VarHandle;
  *
  * A {@link StackOverflowError} can be thrown at any call, including one that this class makes; an
  * interpreted {@link VarHandle} access is a call too. Every method that changes state therefore
- * makes its calls first and then its stores, with no call among the stores (a "leaf" commit), so
- * an overflow leaves the stack as it was before the operation. {@link #prepare} makes the calls of
- * a push (rotation, settling); pops and commits call nothing.
+ * makes its calls first and then its stores, with no call among the stores (a "leaf" commit), so an
+ * overflow leaves the stack as it was before the operation. {@link #prepare} makes the calls of a
+ * push (rotation, settling); pops and commits call nothing.
  *
  * <p><b>Why the arrays are replaced now and then.</b> Storing a young object into an old array
  * takes G1's post-write barrier slow path on JDK 25, which includes a StoreLoad fence: measured
  * 5.5x sequential for a fork-per-call fib with a long-lived array, 2.6x with an array kept young.
- * So every {@link #ROTATE_EVERY} pushes the live part moves to a fresh (young) array; the copy is
- * a few dozen slots, amortized over 65k pushes.
+ * So every {@link #ROTATE_EVERY} pushes the live part moves to a fresh (young) array; the copy is a
+ * few dozen slots, amortized over 65k pushes.
  *
  * <p><b>Why the indices fall back and the arrays shrink.</b> A promoted task leaves a dead slot
  * below {@code bottom}, and {@code top} cannot pop below {@code bottom}, so with each promotion
  * made at the stack's low point the live range crept up by one slot, for good. Over a long-lived
  * pool the arrays doubled until they were humongous: G1 allocates those in the old generation, so
- * every push took the slow write barrier again (after paper-size LU in one bench JVM: quicksort
- * p=2 Tine/JDK 1.82). So when a push finds the latent range empty, {@code bottom} and {@code top}
- * first fall back over dead slots (a primitive join's placeholder is not dead: its joiner still
- * reads it), and a rotation halves arrays that are mostly unused.
+ * every push took the slow write barrier again (after paper-size LU in one bench JVM: quicksort p=2
+ * Tine/JDK 1.82). So when a push finds the latent range empty, {@code bottom} and {@code top} first
+ * fall back over dead slots (a primitive join's placeholder is not dead: its joiner still reads
+ * it), and a rotation halves arrays that are mostly unused.
  *
  * <p>Public only so the runtime's packages can share it; the module does not export it.
  */
 public final class LatentStack {
   public static final int KIND_TASK = 0;
+
   /** Primitive-join kinds: which functional interface the item is; assigned by the runtime. */
   public static final int KIND_FIRST_FUNCTION = 1;
 
@@ -132,13 +134,13 @@ public final class LatentStack {
   }
 
   /**
-   * The scope join's push: like {@link #pushFunction}, but it stores the function only if the
-   * slot holds another object (a join site forks the same function again and again, so the slot
-   * usually holds it already: no reference store, hence no GC write barrier) and does not count
-   * towards rotation unless it stored one. Returns -1, having changed nothing, when the push
-   * needs {@link #prepare}'s slow path (an empty latent range, a full array); the caller then
-   * uses {@link #pushFunction}. A push onto a non-empty stack needs no claim check (see {@link
-   * #prepare}). Calls nothing.
+   * The scope join's push: like {@link #pushFunction}, but it stores the function only if the slot
+   * holds another object (a join site forks the same function again and again, so the slot usually
+   * holds it already: no reference store, hence no GC write barrier) and does not count towards
+   * rotation unless it stored one. Returns -1, having changed nothing, when the push needs {@link
+   * #prepare}'s slow path (an empty latent range, a full array); the caller then uses {@link
+   * #pushFunction}. A push onto a non-empty stack needs no claim check (see {@link #prepare}).
+   * Calls nothing.
    */
   public int tryPushFunction(Object fn, long arg, int kind) {
     int t = top;
@@ -163,8 +165,8 @@ public final class LatentStack {
 
   /**
    * The scope join's pop: if {@code slot} is the newest entry and still latent, drops it (leaving
-   * its function in the array above {@code top}, where nothing reads it: the next push there
-   * finds it and skips the store) and returns true. Calls nothing but the claim check.
+   * its function in the array above {@code top}, where nothing reads it: the next push there finds
+   * it and skips the store) and returns true. Calls nothing but the claim check.
    */
   public boolean tryPopFunction(int slot) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
@@ -178,15 +180,15 @@ public final class LatentStack {
   }
 
   /**
-   * Everything a push must do before its stores: claims, settling, rotation. Each of these leaves
-   * a consistent stack if an error stops it halfway.
+   * Everything a push must do before its stores: claims, settling, rotation. Each of these leaves a
+   * consistent stack if an error stops it halfway.
    *
    * <p>A push onto a non-empty stack without rotation needs no claim check: it writes only {@code
    * items[top]} and {@code top}, and a claimer reads only the oldest entry, below the old {@code
    * top} (either value of {@code top} it reads is above it). Pushing onto an empty stack (the
    * claimer might be taking that very slot), settling and rotation (they move {@code bottom} or
-   * replace the arrays) check first. The owner's next pop-side operation checks, which is where
-   * it must see what a claimer took.
+   * replace the arrays) check first. The owner's next pop-side operation checks, which is where it
+   * must see what a claimer took.
    */
   private int prepare() {
     int t = top;
@@ -324,9 +326,8 @@ public final class LatentStack {
   }
 
   /**
-   * Drops every slot at or above {@code i} (the joiner of slot {@code i} took it back). Slots
-   * below {@code bottom} that are dropped are promoted placeholders already consumed. Calls
-   * nothing.
+   * Drops every slot at or above {@code i} (the joiner of slot {@code i} took it back). Slots below
+   * {@code bottom} that are dropped are promoted placeholders already consumed. Calls nothing.
    */
   public void truncate(int i) {
     for (int k = i; k < top; k++) {
@@ -339,8 +340,8 @@ public final class LatentStack {
   }
 
   /**
-   * Drops the newest entry, a task the caller has just seen with {@link #peekTask} (no blocking
-   * in between, so no claim can have happened: claims wait for the owner to block). Calls nothing.
+   * Drops the newest entry, a task the caller has just seen with {@link #peekTask} (no blocking in
+   * between, so no claim can have happened: claims wait for the owner to block). Calls nothing.
    */
   public void dropPeekedTask() {
     int t = top - 1;
@@ -363,7 +364,10 @@ public final class LatentStack {
     return x;
   }
 
-  /** The slot of the oldest latent entry, or -1 if none; nothing changes until {@link #commitOldest}. */
+  /**
+   * The slot of the oldest latent entry, or -1 if none; nothing changes until {@link
+   * #commitOldest}.
+   */
   public int oldest() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
@@ -373,8 +377,8 @@ public final class LatentStack {
 
   /**
    * The oldest entry (slot {@code b}, from {@link #oldest}) was promoted: it leaves the latent
-   * range. {@code placeholder} is the job a primitive-join entry became (its joiner finds it
-   * here), or null for a task, whose slot becomes dead. Calls nothing.
+   * range. {@code placeholder} is the job a primitive-join entry became (its joiner finds it here),
+   * or null for a task, whose slot becomes dead. Calls nothing.
    */
   public void commitOldest(int b, Object placeholder) {
     items[b] = placeholder;
@@ -443,8 +447,8 @@ public final class LatentStack {
   /**
    * Any thread but the owner: if {@code owner} is blocked (WAITING or TIMED_WAITING), takes the
    * oldest latent entry and returns what {@code promoter} made of it; else null. See the class
-   * comment for the protocol. The claimed task is no longer latent for the owner, who finds it
-   * gone (a task) or finds the job in its slot (a primitive join).
+   * comment for the protocol. The claimed task is no longer latent for the owner, who finds it gone
+   * (a task) or finds the job in its slot (a primitive join).
    */
   public Object claimOldest(Thread owner, Promoter promoter) {
     int c = claim;
@@ -477,14 +481,15 @@ public final class LatentStack {
 
   private static final class ClaimSupport {
     /**
-     * -XX:+UseSystemMemoryBarrier makes HotSpot drop the fence this protocol relies on (it uses
-     * an OS-wide barrier from the VM's side instead); the claim is then not safe, so it is off.
+     * -XX:+UseSystemMemoryBarrier makes HotSpot drop the fence this protocol relies on (it uses an
+     * OS-wide barrier from the VM's side instead); the claim is then not safe, so it is off.
      */
     static final boolean SUPPORTED = !usesSystemMemoryBarrier();
 
     private static boolean usesSystemMemoryBarrier() {
       try {
-        for (String arg : java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
+        for (String arg :
+            java.lang.management.ManagementFactory.getRuntimeMXBean().getInputArguments()) {
           if (arg.startsWith("-XX:+UseSystemMemoryBarrier")) {
             return true;
           }

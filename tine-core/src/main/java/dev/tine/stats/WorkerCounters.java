@@ -3,9 +3,9 @@ package dev.tine.stats;
 import java.lang.invoke.VarHandle;
 
 /**
- * One worker's event counters. Written only by the worker that owns them, with plain increments
- * (no atomics, no shared words on the hot path). Any thread may read them after an acquire fence:
- * a snapshot is a slightly stale reading of monotonic counters (64-bit HotSpot never tears a long).
+ * One worker's event counters. Written only by the worker that owns them, with plain increments (no
+ * atomics, no shared words on the hot path). Any thread may read them after an acquire fence: a
+ * snapshot is a slightly stale reading of monotonic counters (64-bit HotSpot never tears a long).
  *
  * <p>The padding before and after keeps the counters of neighbouring workers, which are allocated
  * together, on different cache lines: without it the owners' increments would false-share.
@@ -35,8 +35,10 @@ public final class WorkerCounters {
   private long p00, p01, p02, p03, p04, p05, p06, p07, p08, p09, p0a, p0b, p0c, p0d, p0e, p0f;
 
   public long executed;
+
   /** Eager forks (pushed at once); {@link #read} adds the latent ones to report all forks. */
   public long forks;
+
   public long localPops;
   public long steals;
   public long failedSteals;
@@ -45,17 +47,22 @@ public final class WorkerCounters {
   public long joinsBlocked;
   public long parks;
   public long idleNanos;
+
   /** Forks recorded latent, and primitive joins' second halves. */
   public long latentForks;
+
   /** Latent entries moved to the deque. */
   public long promotions;
+
   /** Promoted tasks that a thief took. */
   public long promotedStolen;
+
   /**
    * Joins of a never-promoted fork: a direct call. To keep that path to one increment, these are
    * not also counted in {@link #executed} and {@link #joins}; {@link #read} adds them in.
    */
   public long inlineJoins;
+
   /** Latent forks taken from a worker that was blocked outside Tine (see LatentStack). */
   public long claims;
 

@@ -6,9 +6,9 @@ import org.jetbrains.lincheck.datastructures.Operation;
 import org.junit.jupiter.api.Test;
 
 /**
- * Lincheck model checking of {@link WorkDeque} against a sequential deque: push and pop run only
- * in the owner's thread (one non-parallel group), steal in any thread. Capacity 2 makes pushes
- * grow the ring, so growth interleaves with steals too.
+ * Lincheck model checking of {@link WorkDeque} against a sequential deque: push and pop run only in
+ * the owner's thread (one non-parallel group), steal in any thread. Capacity 2 makes pushes grow
+ * the ring, so growth interleaves with steals too.
  */
 public class WorkDequeLincheckTest {
   private final WorkDeque<Integer> deque = new WorkDeque<>(2);

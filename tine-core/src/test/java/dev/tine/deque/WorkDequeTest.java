@@ -70,18 +70,17 @@ class WorkDequeTest {
     List<Thread> ts = new ArrayList<>();
     for (int k = 0; k < thieves; k++) {
       Thread t =
-          new Thread(
-              () -> {
-                try {
-                  start.await();
-                } catch (InterruptedException e) {
-                  return;
-                }
-                while (!done.get() || d.size() > 0) {
-                  Integer x = d.steal();
-                  if (x != null) taken.incrementAndGet(x);
-                }
-              });
+          new Thread(() -> {
+            try {
+              start.await();
+            } catch (InterruptedException e) {
+              return;
+            }
+            while (!done.get() || d.size() > 0) {
+              Integer x = d.steal();
+              if (x != null) taken.incrementAndGet(x);
+            }
+          });
       t.start();
       ts.add(t);
     }

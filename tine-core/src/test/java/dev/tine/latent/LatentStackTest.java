@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 class LatentStackTest {
 
   /**
-   * A worker that promotes its oldest fork at the stack's low point and then joins everything
-   * (the fork-every pattern at parallelism 2). The live range must not creep up by one slot per
+   * A worker that promotes its oldest fork at the stack's low point and then joins everything (the
+   * fork-every pattern at parallelism 2). The live range must not creep up by one slot per
    * promotion, or a long-lived pool's arrays grow until G1 allocates them as humongous (old).
    */
   @Test
@@ -46,7 +46,10 @@ class LatentStackTest {
       s.pushTask(x);
       s.popTask();
     }
-    assertEquals(LatentStack.INITIAL_CAPACITY, s.capacity(), "mostly unused arrays are halved at each rotation");
+    assertEquals(
+        LatentStack.INITIAL_CAPACITY,
+        s.capacity(),
+        "mostly unused arrays are halved at each rotation");
   }
 
   /** A promoted primitive join's placeholder stays at its slot until its joiner takes it. */

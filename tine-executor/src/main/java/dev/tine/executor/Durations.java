@@ -2,7 +2,9 @@ package dev.tine.executor;
 
 import java.util.Locale;
 
-/** JFR's duration syntax for settings: {@code 10 ms}, {@code 0 ns}, {@code 1 s}, {@code 20 us}... */
+/**
+ * JFR's duration syntax for settings: {@code 10 ms}, {@code 0 ns}, {@code 1 s}, {@code 20 us}...
+ */
 final class Durations {
   private Durations() {}
 
@@ -13,16 +15,17 @@ final class Durations {
     while (i < t.length() && Character.isDigit(t.charAt(i))) i++;
     if (i == 0) throw new IllegalArgumentException("not a duration: " + s);
     long n = Long.parseLong(t.substring(0, i));
-    long unit = switch (t.substring(i).trim()) {
-      case "ns" -> 1L;
-      case "us" -> 1_000L;
-      case "ms" -> 1_000_000L;
-      case "s" -> 1_000_000_000L;
-      case "m" -> 60_000_000_000L;
-      case "h" -> 3_600_000_000_000L;
-      case "d" -> 86_400_000_000_000L;
-      default -> throw new IllegalArgumentException("not a duration: " + s);
-    };
+    long unit =
+        switch (t.substring(i).trim()) {
+          case "ns" -> 1L;
+          case "us" -> 1_000L;
+          case "ms" -> 1_000_000L;
+          case "s" -> 1_000_000_000L;
+          case "m" -> 60_000_000_000L;
+          case "h" -> 3_600_000_000_000L;
+          case "d" -> 86_400_000_000_000L;
+          default -> throw new IllegalArgumentException("not a duration: " + s);
+        };
     return n > Long.MAX_VALUE / unit ? Long.MAX_VALUE : n * unit;
   }
 

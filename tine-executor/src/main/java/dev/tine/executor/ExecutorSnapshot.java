@@ -7,8 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What a {@link PoolMeter} (a {@link MeasuredExecutor}'s, or one measuring another pool) measured
- * over one period (since start, or the sliding window): seed 004's figures, with percentiles.
- * Times are in milliseconds, rates per second. Built by {@link #of} from the meter's bucket of the
+ * over one period (since start, or the sliding window): seed 004's figures, with percentiles. Times
+ * are in milliseconds, rates per second. Built by {@link #of} from the meter's bucket of the
  * period; the components are in a fixed order for {@link #toMap()} (new ones are added at the end).
  *
  * @param period "since start" or "last 10 s" etc.
@@ -87,7 +87,12 @@ public record ExecutorSnapshot(
    * @param queueLength queued tasks now, or -1 if unknown
    * @param tickFailures the meter's failed ticks so far
    */
-  static ExecutorSnapshot of(String period, MeasurementBucket b, int processors, int poolSize, int queueLength,
+  static ExecutorSnapshot of(
+      String period,
+      MeasurementBucket b,
+      int processors,
+      int poolSize,
+      int queueLength,
       long tickFailures) {
     TaskTimings t = b.timings;
     double secs = Math.max(1e-9, (b.endNanos - b.startNanos) / 1e9);
@@ -97,17 +102,49 @@ public record ExecutorSnapshot(
     double wait = t.timed == 0 ? 0 : t.waitNanos / 1e6 / t.timed;
     double resp = svc + wait;
     double l = retire * resp / 1000.0; // Little's law, tasks
-    double dead = t.waitNanos + t.serviceNanos == 0 ? 0 : (double) t.waitNanos / (t.waitNanos + t.serviceNanos);
+    double dead =
+        t.waitNanos + t.serviceNanos == 0
+            ? 0
+            : (double) t.waitNanos / (t.waitNanos + t.serviceNanos);
     double cpuCapacity = secs * 1e9 * processors;
-    return new ExecutorSnapshot(period, secs, arrivals, b.rejected, b.completed, b.failed,
-        arrivals / secs, retire, svc, wait, resp, l, dead, l / processors,
-        ms(t.wait, 50), ms(t.wait, 90), ms(t.wait, 99), maxMs(t.wait),
-        ms(t.service, 50), ms(t.service, 90), ms(t.service, 99), maxMs(t.service),
-        ms(t.response, 50), ms(t.response, 90), ms(t.response, 99), maxMs(t.response),
-        b.queue.getValueAtPercentile(50), b.queue.getValueAtPercentile(90), b.queue.getValueAtPercentile(99),
+    return new ExecutorSnapshot(
+        period,
+        secs,
+        arrivals,
+        b.rejected,
+        b.completed,
+        b.failed,
+        arrivals / secs,
+        retire,
+        svc,
+        wait,
+        resp,
+        l,
+        dead,
+        l / processors,
+        ms(t.wait, 50),
+        ms(t.wait, 90),
+        ms(t.wait, 99),
+        maxMs(t.wait),
+        ms(t.service, 50),
+        ms(t.service, 90),
+        ms(t.service, 99),
+        maxMs(t.service),
+        ms(t.response, 50),
+        ms(t.response, 90),
+        ms(t.response, 99),
+        maxMs(t.response),
+        b.queue.getValueAtPercentile(50),
+        b.queue.getValueAtPercentile(90),
+        b.queue.getValueAtPercentile(99),
         b.queue.getMaxValue(),
-        b.processCpuNanos < 0 ? -1 : b.processCpuNanos / cpuCapacity, processors, poolSize, queueLength,
-        b.threadCpuNanos < 0 ? -1 : b.threadCpuNanos / cpuCapacity, tickFailures, t.timed);
+        b.processCpuNanos < 0 ? -1 : b.processCpuNanos / cpuCapacity,
+        processors,
+        poolSize,
+        queueLength,
+        b.threadCpuNanos < 0 ? -1 : b.threadCpuNanos / cpuCapacity,
+        tickFailures,
+        t.timed);
   }
 
   private static double ms(Histogram h, double percentile) {
@@ -149,17 +186,41 @@ public record ExecutorSnapshot(
 
   @Override
   public String toString() {
-    return String.format(Locale.ROOT,
+    return String.format(
+        Locale.ROOT,
         "%s (%.1f s): arrivals %d (%.1f/s), completed %d (%.1f/s), failed %d, rejected %d%n"
             + "  service %.2f ms, wait %.2f ms, response %.2f ms (p50/p90/p99/max wait %.2f/%.2f/%.2f/%.2f ms;"
             + " response %.2f/%.2f/%.2f/%.2f ms)%n"
             + "  Little's L = %.2f (%.2f per CPU), dead time / response = %.1f%%, CPU %.0f%% of %d,"
             + " pool %d, queue %d (p90 %d, max %d)%s",
-        period, seconds, arrivals, arrivalRate, completed, retirementRate, failed, rejected,
-        avgServiceMs, avgWaitMs, avgResponseMs, p50WaitMs, p90WaitMs, p99WaitMs, maxWaitMs,
-        p50ResponseMs, p90ResponseMs, p99ResponseMs, maxResponseMs,
-        littlesL, lPerCpu, 100 * deadTimeRatio, 100 * Math.max(0, cpuUtilization), processors,
-        poolSize, queueLength, p90QueueLength, maxQueueLength,
+        period,
+        seconds,
+        arrivals,
+        arrivalRate,
+        completed,
+        retirementRate,
+        failed,
+        rejected,
+        avgServiceMs,
+        avgWaitMs,
+        avgResponseMs,
+        p50WaitMs,
+        p90WaitMs,
+        p99WaitMs,
+        maxWaitMs,
+        p50ResponseMs,
+        p90ResponseMs,
+        p99ResponseMs,
+        maxResponseMs,
+        littlesL,
+        lPerCpu,
+        100 * deadTimeRatio,
+        100 * Math.max(0, cpuUtilization),
+        processors,
+        poolSize,
+        queueLength,
+        p90QueueLength,
+        maxQueueLength,
         tickFailures == 0 ? "" : ", " + tickFailures + " failed ticks");
   }
 }

@@ -19,11 +19,11 @@ import javax.management.ObjectName;
 
 /**
  * A thread pool that measures itself: for every task the time it arrived, waited in the queue
- * ("dead time"), ran (service), and the whole response time; from them seed 004's figures —
- * arrival and retirement rates, Little's law {@code L = λ·W}, the dead-time ratio, L per CPU —
- * with p50/p90/p99/max of wait, service and response times, queue-length percentiles and CPU
- * utilization (the process's and the pool threads'), since start and over a sliding window.
- * Optionally it sizes itself from those figures ({@link Builder#selfSizing}).
+ * ("dead time"), ran (service), and the whole response time; from them seed 004's figures — arrival
+ * and retirement rates, Little's law {@code L = λ·W}, the dead-time ratio, L per CPU — with
+ * p50/p90/p99/max of wait, service and response times, queue-length percentiles and CPU utilization
+ * (the process's and the pool threads'), since start and over a sliding window. Optionally it sizes
+ * itself from those figures ({@link Builder#selfSizing}).
  *
  * <pre>{@code
  * try (MeasuredExecutor ex = MeasuredExecutor.builder().name("api").poolSize(8).build()) {
@@ -43,11 +43,12 @@ import javax.management.ObjectName;
  * and three histogram increments — about 150 ns, under 5% of a task from about 3 µs up; an untimed
  * task costs the increment and a plain store.
  *
- * <p>Runs on a {@link ThreadPoolExecutor}; a bounded queue rejects (counted, and the submitter
- * gets {@link RejectedExecutionException}) rather than losing work silently.
+ * <p>Runs on a {@link ThreadPoolExecutor}; a bounded queue rejects (counted, and the submitter gets
+ * {@link RejectedExecutionException}) rather than losing work silently.
  */
 public final class MeasuredExecutor extends AbstractExecutorService implements AutoCloseable {
   private static final AtomicInteger SEQ = new AtomicInteger();
+
   /** Ticks of pool-size history kept. */
   private static final int SIZE_HISTORY = 3600;
 
@@ -55,10 +56,16 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   // runs afterTick, which reads them (and gets the meter as an argument).
   private final String name;
   private final ThreadPoolExecutor pool;
-  /** Null for a fixed size. Its state is confined to the meter's tick listener (ticks never overlap). */
+
+  /**
+   * Null for a fixed size. Its state is confined to the meter's tick listener (ticks never
+   * overlap).
+   */
   private final SelfSizing sizing;
+
   /** For tests: runs at the start of every tick listener; may throw. */
   private final Runnable tickHook;
+
   private final PoolMeter meter;
   private final ObjectName mxBeanName;
 
@@ -68,36 +75,56 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   private MeasuredExecutor(Builder b) {
     this.name = b.name != null ? b.name : "measured-" + SEQ.incrementAndGet();
     BlockingQueue<Runnable> queue =
-        b.queueCapacity > 0 ? new ArrayBlockingQueue<>(b.queueCapacity) : new LinkedBlockingQueue<>();
+        b.queueCapacity > 0
+            ? new ArrayBlockingQueue<>(b.queueCapacity)
+            : new LinkedBlockingQueue<>();
     AtomicInteger threadSeq = new AtomicInteger();
     Runnable onNewThread = b.onNewThread;
     boolean daemon = b.daemon;
     int initial = b.selfSizing ? Math.max(1, Math.min(b.poolSize, b.maxPoolSize)) : b.poolSize;
-    this.pool = new ThreadPoolExecutor(initial, initial, b.keepAlive.toNanos(), TimeUnit.NANOSECONDS, queue,
-        r -> {
-          onNewThread.run();
-          // meter(): the factory runs on execute(), after construction (the field is not set yet here)
-          PoolThread t = new PoolThread(r, name + "-" + threadSeq.incrementAndGet(), meter());
-          t.setDaemon(daemon);
-          return t;
-        }) {
-      @Override
-      protected void afterExecute(Runnable r, Throwable t) {
-        recordTask(r, t);
-      }
+    this.pool =
+        new ThreadPoolExecutor(
+            initial,
+            initial,
+            b.keepAlive.toNanos(),
+            TimeUnit.NANOSECONDS,
+            queue,
+            r -> {
+              onNewThread.run();
+              // meter(): the factory runs on execute(), after construction (the field is not set
+              // yet here)
+              PoolThread t = new PoolThread(r, name + "-" + threadSeq.incrementAndGet(), meter());
+              t.setDaemon(daemon);
+              return t;
+            }) {
+          @Override
+          protected void afterExecute(Runnable r, Throwable t) {
+            recordTask(r, t);
+          }
 
-      @Override
-      protected void terminated() {
-        super.terminated();
-        onTerminated();
-      }
-    };
+          @Override
+          protected void terminated() {
+            super.terminated();
+            onTerminated();
+          }
+        };
     int processors = Runtime.getRuntime().availableProcessors();
-    this.sizing = b.selfSizing ? new SelfSizing(b.minPoolSize, b.maxPoolSize, b.targetCpuUtilization, processors) : null;
+    this.sizing =
+        b.selfSizing
+            ? new SelfSizing(b.minPoolSize, b.maxPoolSize, b.targetCpuUtilization, processors)
+            : null;
     this.tickHook = b.tickHook;
-    this.meter = PoolMeter.builder().name(name).tick(b.tick).window(b.window).sampling(b.sampling)
-        .processors(processors).gauges(PoolMeter.Gauges.of(pool::getPoolSize, () -> pool.getQueue().size()))
-        .onTick(this::afterTick).timings(b.timings).build();
+    this.meter =
+        PoolMeter.builder()
+            .name(name)
+            .tick(b.tick)
+            .window(b.window)
+            .sampling(b.sampling)
+            .processors(processors)
+            .gauges(PoolMeter.Gauges.of(pool::getPoolSize, () -> pool.getQueue().size()))
+            .onTick(this::afterTick)
+            .timings(b.timings)
+            .build();
     this.mxBeanName = b.registerMXBean ? MeasuredExecutorBean.register(this) : null;
   }
 
@@ -105,7 +132,10 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     return new Builder();
   }
 
-  /** On the pool thread, after each task, however it ended: counts it, and times it if it was chosen. */
+  /**
+   * On the pool thread, after each task, however it ended: counts it, and times it if it was
+   * chosen.
+   */
   private static void recordTask(Runnable r, Throwable t) {
     TimedTask timed = r instanceof TimedTask tt ? tt : null;
     Runnable task = timed != null ? timed.task : r;
@@ -128,8 +158,15 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       pool.execute(arrival == PoolMeter.UNTIMED ? task : new TimedTask(task, arrival));
     } catch (RejectedExecutionException e) {
       meter.reject();
-      throw new RejectedExecutionException("executor " + name + " rejected a task ("
-          + (pool.isShutdown() ? "shut down" : "queue full: " + pool.getQueue().size() + " queued") + ")", e);
+      throw new RejectedExecutionException(
+          "executor "
+              + name
+              + " rejected a task ("
+              + (pool.isShutdown()
+                  ? "shut down"
+                  : "queue full: " + pool.getQueue().size() + " queued")
+              + ")",
+          e);
     }
   }
 
@@ -180,7 +217,9 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     if (interrupted) Thread.currentThread().interrupt();
   }
 
-  /** From close() or the pool's terminated() (which holds the pool's lock): takes no lock of ours. */
+  /**
+   * From close() or the pool's terminated() (which holds the pool's lock): takes no lock of ours.
+   */
   private void onTerminated() {
     meter.close();
     if (mxBeanName != null) MeasuredExecutorBean.unregister(mxBeanName);
@@ -195,11 +234,13 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     // retries only on the next execute(), and queued tasks would wait for it. A pool still
     // filling up (lazily, one thread per execute) is left alone.
     int core = pool.getCorePoolSize();
-    if (!pool.isShutdown() && pool.getPoolSize() < core
+    if (!pool.isShutdown()
+        && pool.getPoolSize() < core
         && (pool.getLargestPoolSize() >= core || !pool.getQueue().isEmpty())) {
       pool.prestartAllCoreThreads();
     }
-    int next = sizing != null && !pool.isShutdown() ? sizing.decide(meter.recentSnapshot(2), core) : -1;
+    int next =
+        sizing != null && !pool.isShutdown() ? sizing.decide(meter.recentSnapshot(2), core) : -1;
     synchronized (this) {
       if (next > 0) resize(next);
       sizeHistory.addLast(pool.getCorePoolSize());
@@ -298,8 +339,16 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
   @Override
   public String toString() {
-    return "MeasuredExecutor[" + name + ", pool " + pool.getPoolSize() + "/" + pool.getCorePoolSize()
-        + ", queue " + pool.getQueue().size() + (sizing != null ? ", self-sizing" : "") + "]";
+    return "MeasuredExecutor["
+        + name
+        + ", pool "
+        + pool.getPoolSize()
+        + "/"
+        + pool.getCorePoolSize()
+        + ", queue "
+        + pool.getQueue().size()
+        + (sizing != null ? ", self-sizing" : "")
+        + "]";
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -331,7 +380,10 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
-    /** For tests: runs in the thread factory before each pool thread is made (throw: creation failed). */
+    /**
+     * For tests: runs in the thread factory before each pool thread is made (throw: creation
+     * failed).
+     */
     Builder onNewThread(Runnable hook) {
       this.onNewThread = Objects.requireNonNull(hook);
       return this;
@@ -345,9 +397,9 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
     /**
      * Time one task in {@code n} (chosen at random; default 1: every task). Counts, rates and
-     * failures stay exact; means and percentiles of wait, service and response come from the
-     * timed tasks. Timing costs three clock reads and a wrapper per task (about 150 ns here), so
-     * tasks shorter than a few microseconds are better sampled.
+     * failures stay exact; means and percentiles of wait, service and response come from the timed
+     * tasks. Timing costs three clock reads and a wrapper per task (about 150 ns here), so tasks
+     * shorter than a few microseconds are better sampled.
      */
     public Builder sampling(int n) {
       if (n <= 0) throw new IllegalArgumentException("sampling must be positive, was " + n);
@@ -356,7 +408,8 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     }
 
     public Builder name(String name) {
-      if (name == null || name.isBlank()) throw new IllegalArgumentException("name must not be blank");
+      if (name == null || name.isBlank())
+        throw new IllegalArgumentException("name must not be blank");
       this.name = name;
       return this;
     }
@@ -368,9 +421,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
-    /** Bounded queue of this many tasks (0: unbounded, the default); when full, tasks are rejected. */
+    /**
+     * Bounded queue of this many tasks (0: unbounded, the default); when full, tasks are rejected.
+     */
     public Builder queueCapacity(int capacity) {
-      if (capacity < 0) throw new IllegalArgumentException("queue capacity must not be negative, was " + capacity);
+      if (capacity < 0)
+        throw new IllegalArgumentException("queue capacity must not be negative, was " + capacity);
       this.queueCapacity = capacity;
       return this;
     }
@@ -382,7 +438,8 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
     /** Length of the sliding window of {@link #windowSnapshot()} (default 10 s). */
     public Builder window(Duration window) {
-      if (window.isNegative() || window.isZero()) throw new IllegalArgumentException("window must be positive");
+      if (window.isNegative() || window.isZero())
+        throw new IllegalArgumentException("window must be positive");
       this.window = window;
       return this;
     }
@@ -396,11 +453,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
     /**
      * Adjust the pool size every tick from the live measurements (Little's law for the demand,
-     * Goetz's formula with the measured CPU share for what the CPUs can take), between {@code
-     * min} and {@code max}; see {@link SelfSizing}.
+     * Goetz's formula with the measured CPU share for what the CPUs can take), between {@code min}
+     * and {@code max}; see {@link SelfSizing}.
      */
     public Builder selfSizing(int min, int max) {
-      if (min <= 0 || max < min) throw new IllegalArgumentException("need 0 < min <= max, was " + min + ", " + max);
+      if (min <= 0 || max < min)
+        throw new IllegalArgumentException("need 0 < min <= max, was " + min + ", " + max);
       this.selfSizing = true;
       this.minPoolSize = min;
       this.maxPoolSize = max;
@@ -409,7 +467,8 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
     /** CPU utilization self-sizing aims not to exceed (default 0.9). */
     public Builder targetCpuUtilization(double u) {
-      if (!(u > 0 && u <= 1)) throw new IllegalArgumentException("target utilization must be in (0, 1], was " + u);
+      if (!(u > 0 && u <= 1))
+        throw new IllegalArgumentException("target utilization must be in (0, 1], was " + u);
       this.targetCpuUtilization = u;
       return this;
     }

@@ -6,9 +6,9 @@ import javax.management.JMException;
 import javax.management.ObjectName;
 
 /**
- * The JMX view of a {@link MeasuredExecutor} ({@link MeasuredExecutorMXBean}), registered as
- * {@code dev.tine:type=MeasuredExecutor,name="<name>"}. Stateless: every attribute is read from
- * the executor or a fresh snapshot of its meter.
+ * The JMX view of a {@link MeasuredExecutor} ({@link MeasuredExecutorMXBean}), registered as {@code
+ * dev.tine:type=MeasuredExecutor,name="<name>"}. Stateless: every attribute is read from the
+ * executor or a fresh snapshot of its meter.
  */
 final class MeasuredExecutorBean implements MeasuredExecutorMXBean {
   private final MeasuredExecutor executor;
@@ -27,7 +27,8 @@ final class MeasuredExecutorBean implements MeasuredExecutorMXBean {
     for (int attempt = 0; ; attempt++) {
       String n = attempt == 0 ? executor.name() : executor.name() + "#" + (attempt + 1);
       try {
-        ObjectName on = new ObjectName("dev.tine:type=MeasuredExecutor,name=" + ObjectName.quote(n));
+        ObjectName on =
+            new ObjectName("dev.tine:type=MeasuredExecutor,name=" + ObjectName.quote(n));
         server.registerMBean(bean, on);
         return on;
       } catch (InstanceAlreadyExistsException e) {
@@ -55,26 +56,105 @@ final class MeasuredExecutorBean implements MeasuredExecutorMXBean {
     return executor.windowSnapshot();
   }
 
-  @Override public String getName() { return executor.name(); }
-  @Override public int getPoolSize() { return executor.threadCount(); }
-  @Override public int getQueueLength() { return executor.queuedTasks(); }
-  @Override public long getArrivals() { return total().arrivals(); }
-  @Override public long getCompleted() { return total().completed(); }
-  @Override public long getFailed() { return total().failed(); }
-  @Override public long getRejected() { return total().rejected(); }
-  @Override public double getArrivalRate() { return window().arrivalRate(); }
-  @Override public double getRetirementRate() { return window().retirementRate(); }
-  @Override public double getAverageServiceTimeMillis() { return window().avgServiceMs(); }
-  @Override public double getAverageTimeWaitingInPoolMillis() { return window().avgWaitMs(); }
-  @Override public double getAverageResponseTimeMillis() { return window().avgResponseMs(); }
-  @Override public double getEstimatedAverageNumberOfActiveRequests() { return window().littlesL(); }
-  @Override public double getRatioOfDeadTimeToResponseTime() { return window().deadTimeRatio(); }
-  @Override public double getEstimatedAverageNumberOfActiveRequestsPerCpu() { return window().lPerCpu(); }
-  @Override public double getP90WaitMillis() { return window().p90WaitMs(); }
-  @Override public double getP99ResponseMillis() { return window().p99ResponseMs(); }
-  @Override public double getCpuUtilization() { return window().cpuUtilization(); }
-  @Override public double getPoolCpuUtilization() { return window().poolCpuUtilization(); }
-  @Override public long getTickFailures() { return executor.tickFailures(); }
+  @Override
+  public String getName() {
+    return executor.name();
+  }
+
+  @Override
+  public int getPoolSize() {
+    return executor.threadCount();
+  }
+
+  @Override
+  public int getQueueLength() {
+    return executor.queuedTasks();
+  }
+
+  @Override
+  public long getArrivals() {
+    return total().arrivals();
+  }
+
+  @Override
+  public long getCompleted() {
+    return total().completed();
+  }
+
+  @Override
+  public long getFailed() {
+    return total().failed();
+  }
+
+  @Override
+  public long getRejected() {
+    return total().rejected();
+  }
+
+  @Override
+  public double getArrivalRate() {
+    return window().arrivalRate();
+  }
+
+  @Override
+  public double getRetirementRate() {
+    return window().retirementRate();
+  }
+
+  @Override
+  public double getAverageServiceTimeMillis() {
+    return window().avgServiceMs();
+  }
+
+  @Override
+  public double getAverageTimeWaitingInPoolMillis() {
+    return window().avgWaitMs();
+  }
+
+  @Override
+  public double getAverageResponseTimeMillis() {
+    return window().avgResponseMs();
+  }
+
+  @Override
+  public double getEstimatedAverageNumberOfActiveRequests() {
+    return window().littlesL();
+  }
+
+  @Override
+  public double getRatioOfDeadTimeToResponseTime() {
+    return window().deadTimeRatio();
+  }
+
+  @Override
+  public double getEstimatedAverageNumberOfActiveRequestsPerCpu() {
+    return window().lPerCpu();
+  }
+
+  @Override
+  public double getP90WaitMillis() {
+    return window().p90WaitMs();
+  }
+
+  @Override
+  public double getP99ResponseMillis() {
+    return window().p99ResponseMs();
+  }
+
+  @Override
+  public double getCpuUtilization() {
+    return window().cpuUtilization();
+  }
+
+  @Override
+  public double getPoolCpuUtilization() {
+    return window().poolCpuUtilization();
+  }
+
+  @Override
+  public long getTickFailures() {
+    return executor.tickFailures();
+  }
 
   @Override
   public String getLastTickFailure() {
@@ -82,5 +162,8 @@ final class MeasuredExecutorBean implements MeasuredExecutorMXBean {
     return t == null ? null : t.toString();
   }
 
-  @Override public boolean isSelfSizing() { return executor.selfSizing(); }
+  @Override
+  public boolean isSelfSizing() {
+    return executor.selfSizing();
+  }
 }

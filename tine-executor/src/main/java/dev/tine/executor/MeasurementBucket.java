@@ -4,16 +4,20 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What a {@link PoolMeter} measured over one period: one tick, the sum of the ticks in the window,
- * or everything since start. Not thread-safe; its meter's lock guards it. {@link ExecutorSnapshot#of}
- * turns one into the figures.
+ * or everything since start. Not thread-safe; its meter's lock guards it. {@link
+ * ExecutorSnapshot#of} turns one into the figures.
  */
 final class MeasurementBucket {
   final TaskTimings timings = new TaskTimings();
+
   /** Queue lengths found by arrivals (a sample of them). */
   final Histogram queue = new Histogram(3);
+
   long arrivals, rejected, completed, failed;
+
   /** CPU time of the process, and of the meter's registered threads, in the period; -1: unknown. */
   long processCpuNanos = -1, threadCpuNanos = -1;
+
   /** The period, in {@code System.nanoTime()}. */
   long startNanos, endNanos;
 

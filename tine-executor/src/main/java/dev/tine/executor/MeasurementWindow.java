@@ -10,11 +10,15 @@ import java.util.Locale;
 final class MeasurementWindow {
   private final long startNanos;
   private final long tickNanos;
+
   /** Every completed tick since start. */
   private final MeasurementBucket total;
+
   /** The last completed ticks; {@code ring[next]} is the oldest, overwritten by the next tick. */
   private final MeasurementBucket[] ring;
+
   private int next;
+
   /** The tick in progress: harvests add to it. */
   final MeasurementBucket current;
 

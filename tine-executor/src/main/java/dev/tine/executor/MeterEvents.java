@@ -8,7 +8,8 @@ import java.util.WeakHashMap;
 /**
  * JDK Flight Recorder events of {@link PoolMeter}s, so of every {@link MeasuredExecutor} and every
  * pool measured with a meter (see docs/design/observability.md). This class refers to no {@code
- * jdk.jfr} type; {@link MeterJfr} does, and is touched only once JFR is known to be there and in use.
+ * jdk.jfr} type; {@link MeterJfr} does, and is touched only once JFR is known to be there and in
+ * use.
  *
  * <ul>
  *   <li><b>Registry.</b> Every meter registers as it is built and leaves when closed (after a last
@@ -87,8 +88,18 @@ final class MeterEvents {
   }
 
   /** One meter's figures over one interval. */
-  record Sample(long intervalNanos, long arrivals, long completed, long failed, long rejected, long timed,
-      double arrivalRate, double completionRate, long serviceNanos, long waitNanos, double littlesL,
+  record Sample(
+      long intervalNanos,
+      long arrivals,
+      long completed,
+      long failed,
+      long rejected,
+      long timed,
+      double arrivalRate,
+      double completionRate,
+      long serviceNanos,
+      long waitNanos,
+      double littlesL,
       double deadTimeRatio) {
 
     /** The figures between two readings of the totals, {@code intervalNanos} apart. */
@@ -99,8 +110,17 @@ final class MeterEvents {
       long wait = b.waitNanos - a.waitNanos, service = b.serviceNanos - a.serviceNanos;
       long meanWait = timed == 0 ? 0 : wait / timed, meanService = timed == 0 ? 0 : service / timed;
       double completionRate = completed / secs;
-      return new Sample(intervalNanos, arrivals, completed, b.failed - a.failed, b.rejected - a.rejected, timed,
-          arrivals / secs, completionRate, meanService, meanWait,
+      return new Sample(
+          intervalNanos,
+          arrivals,
+          completed,
+          b.failed - a.failed,
+          b.rejected - a.rejected,
+          timed,
+          arrivals / secs,
+          completionRate,
+          meanService,
+          meanWait,
           completionRate * (meanWait + meanService) / 1e9, // Little's law, as ExecutorSnapshot
           wait + service == 0 ? 0 : (double) wait / (wait + service));
     }

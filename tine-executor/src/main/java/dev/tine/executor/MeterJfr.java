@@ -7,13 +7,16 @@ import jdk.jfr.Recording;
 import jdk.jfr.RecordingState;
 
 /**
- * The part of {@link MeterEvents} that uses {@code jdk.jfr}: loaded only from {@link
- * MeterEvents}'s initializer (which survives its absence), and called only once {@link
- * MeterEvents#ready} (JFR initialized, our events registered). Its methods take and return no
- * {@code jdk.jfr} type, so that callers such as {@link ThreadRecorder} verify without JFR.
+ * The part of {@link MeterEvents} that uses {@code jdk.jfr}: loaded only from {@link MeterEvents}'s
+ * initializer (which survives its absence), and called only once {@link MeterEvents#ready} (JFR
+ * initialized, our events registered). Its methods take and return no {@code jdk.jfr} type, so that
+ * callers such as {@link ThreadRecorder} verify without JFR.
  */
 final class MeterJfr {
-  /** Loaded on first use, after JFR has initialized (loading an event class before would initialize it). */
+  /**
+   * Loaded on first use, after JFR has initialized (loading an event class before would initialize
+   * it).
+   */
   private static final class Probe {
     /** Never committed: only asked whether its type is enabled, without an allocation per task. */
     static final QueueWaitEvent QUEUE_WAIT = new QueueWaitEvent();
@@ -22,23 +25,24 @@ final class MeterJfr {
   private MeterJfr() {}
 
   static void install() {
-    FlightRecorder.addListener(new FlightRecorderListener() {
-      @Override
-      public void recorderInitialized(FlightRecorder recorder) {
-        try {
-          register();
-        } catch (RuntimeException | LinkageError e) {
-          // Never fail JFR's initialization for our events: go without them.
-        }
-      }
+    FlightRecorder.addListener(
+        new FlightRecorderListener() {
+          @Override
+          public void recorderInitialized(FlightRecorder recorder) {
+            try {
+              register();
+            } catch (RuntimeException | LinkageError e) {
+              // Never fail JFR's initialization for our events: go without them.
+            }
+          }
 
-      @Override
-      public void recordingStateChanged(Recording recording) {
-        if (recording.getState() == RecordingState.RUNNING) {
-          MeterEvents.rebaseAll();
-        }
-      }
-    });
+          @Override
+          public void recordingStateChanged(Recording recording) {
+            if (recording.getState() == RecordingState.RUNNING) {
+              MeterEvents.rebaseAll();
+            }
+          }
+        });
   }
 
   private static synchronized void register() {

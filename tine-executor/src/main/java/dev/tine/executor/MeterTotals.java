@@ -2,8 +2,8 @@ package dev.tine.executor;
 
 /**
  * A {@link PoolMeter}'s exact counts and timing sums since it started (the figures JFR samples are
- * differences of): the ticks so far plus the current one. Not thread-safe; the meter's lock
- * guards the meter's own, a sampler guards its copies.
+ * differences of): the ticks so far plus the current one. Not thread-safe; the meter's lock guards
+ * the meter's own, a sampler guards its copies.
  */
 final class MeterTotals {
   long arrivals, rejected, completed, failed, timed, waitNanos, serviceNanos;

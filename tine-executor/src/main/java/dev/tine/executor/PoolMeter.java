@@ -18,12 +18,12 @@ import org.HdrHistogram.Recorder;
 
 /**
  * Measures one thread pool without a global lock: every task's arrival, queue wait ("dead time"),
- * service and response time, and from them seed 004's figures ({@link ExecutorSnapshot}: λ, S,
- * Wq, R, Little's L, the dead-time ratio, p50/p90/p99, rejections, CPU), since start and over a
- * sliding window of ticks. It creates no pool threads and wraps no tasks: the pool's owner calls
- * it from the submit side and from the pool's threads, whoever created them. {@link
- * MeasuredExecutor} is built on it; so can be an agent measuring an unmodified {@code
- * ThreadPoolExecutor} or {@code ForkJoinPool}.
+ * service and response time, and from them seed 004's figures ({@link ExecutorSnapshot}: λ, S, Wq,
+ * R, Little's L, the dead-time ratio, p50/p90/p99, rejections, CPU), since start and over a sliding
+ * window of ticks. It creates no pool threads and wraps no tasks: the pool's owner calls it from
+ * the submit side and from the pool's threads, whoever created them. {@link MeasuredExecutor} is
+ * built on it; so can be an agent measuring an unmodified {@code ThreadPoolExecutor} or {@code
+ * ForkJoinPool}.
  *
  * <h2>The protocol</h2>
  *
@@ -92,9 +92,9 @@ import org.HdrHistogram.Recorder;
  * since-start total and the window's ring, drops the recorders of ended threads, and then runs the
  * owner's tick listener. The meter ticks itself on a daemon thread ({@link
  * PoolMeterBuilder#ownTicker}), or the owner calls {@link #tick()}. A tick that throws (in a
- * harvest or the listener) is counted ({@link #tickFailures()}, in every snapshot) and kept
- * ({@link #lastTickFailure()}); the next tick runs as usual. Snapshots harvest first, so they see
- * every record made before the call, ticked or not.
+ * harvest or the listener) is counted ({@link #tickFailures()}, in every snapshot) and kept ({@link
+ * #lastTickFailure()}); the next tick runs as usual. Snapshots harvest first, so they see every
+ * record made before the call, ticked or not.
  *
  * <h2>JDK Flight Recorder</h2>
  *
@@ -107,6 +107,7 @@ import org.HdrHistogram.Recorder;
 public final class PoolMeter implements AutoCloseable {
   /** What {@link #arrive()} returns for an arrival whose times are not sampled. */
   public static final long UNTIMED = 0;
+
   /** One arrival in QUEUE_SAMPLE records the queue length it found (percentiles need no more). */
   static final int QUEUE_SAMPLE = 8;
 
@@ -132,17 +133,24 @@ public final class PoolMeter implements AutoCloseable {
   private final AtomicLong tickFailures = new AtomicLong();
   private volatile Throwable lastTickFailure;
 
-  /** Serializes ticks (harvest, rotation and the listener); taken before {@code lock}, never inside. */
+  /**
+   * Serializes ticks (harvest, rotation and the listener); taken before {@code lock}, never inside.
+   */
   private final ReentrantLock tickLock = new ReentrantLock();
+
   /** Guards everything below. Never held while calling the owner's gauges or tick listener. */
   private final Object lock = new Object();
+
   private final RegisteredRecorders recorders = new RegisteredRecorders();
   private final MeasurementWindow window;
   private final Histogram queueScratch = new Histogram(3);
+
   /** Counter values at the last harvest, and the process CPU time then (-1: unknown). */
   private long harvestedArrivals, harvestedRejected;
+
   private long harvestedUnregisteredCompleted, harvestedUnregisteredFailed;
   private long lastProcessCpu = processCpuNanos();
+
   /** The counts of every completed tick, for JFR samples ({@link MeterEvents}). */
   private final MeterTotals ticked = new MeterTotals();
 
@@ -159,11 +167,14 @@ public final class PoolMeter implements AutoCloseable {
     this.newTimings = b.newTimings;
     this.window = new MeasurementWindow(System.nanoTime(), tickNanos, b.window.toNanos());
     if (b.ownTicker) {
-      ScheduledThreadPoolExecutor t = new ScheduledThreadPoolExecutor(1, r -> {
-        Thread th = new Thread(r, name + "-ticker");
-        th.setDaemon(true);
-        return th;
-      });
+      ScheduledThreadPoolExecutor t =
+          new ScheduledThreadPoolExecutor(
+              1,
+              r -> {
+                Thread th = new Thread(r, name + "-ticker");
+                th.setDaemon(true);
+                return th;
+              });
       t.setRemoveOnCancelPolicy(true);
       t.scheduleAtFixedRate(this::tick, tickNanos, tickNanos, TimeUnit.NANOSECONDS);
       this.ticker = t;
@@ -241,8 +252,8 @@ public final class PoolMeter implements AutoCloseable {
   /**
    * Makes and registers a recorder for the calling thread; only that thread may record into it.
    * Each call registers a new one: call it once per thread and cache the result. If the heap cannot
-   * spare its histograms (about 1.1 MB) the recorder counts but does not time
-   * ({@link ThreadRecorder#timesTasks()}). Takes the meter's lock briefly.
+   * spare its histograms (about 1.1 MB) the recorder counts but does not time ({@link
+   * ThreadRecorder#timesTasks()}). Takes the meter's lock briefly.
    */
   public ThreadRecorder recorder() {
     TaskTimings active, inactive;
@@ -290,10 +301,10 @@ public final class PoolMeter implements AutoCloseable {
   // Ticks and harvests
 
   /**
-   * One tick: harvests everything into the current bucket, ends it (into the total and the
-   * window's ring), drops the recorders of threads that have ended, then runs the tick listener.
-   * Never throws: a failure is counted and kept, see {@link #tickFailures()}. Ticks are serialized;
-   * call it from the owner's own scheduler when built with {@code ownTicker(false)}, about once per
+   * One tick: harvests everything into the current bucket, ends it (into the total and the window's
+   * ring), drops the recorders of threads that have ended, then runs the tick listener. Never
+   * throws: a failure is counted and kept, see {@link #tickFailures()}. Ticks are serialized; call
+   * it from the owner's own scheduler when built with {@code ownTicker(false)}, about once per
    * {@linkplain PoolMeterBuilder#tick tick} (the window holds window/tick ticks, whatever their
    * length).
    */
@@ -355,7 +366,8 @@ public final class PoolMeter implements AutoCloseable {
   }
 
   private static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
     return -1;
@@ -383,8 +395,8 @@ public final class PoolMeter implements AutoCloseable {
     synchronized (lock) {
       long now = System.nanoTime();
       harvest(now);
-      return ExecutorSnapshot.of("since start", window.sinceStart(now), processors, poolSize, queueLength,
-          tickFailures());
+      return ExecutorSnapshot.of(
+          "since start", window.sinceStart(now), processors, poolSize, queueLength, tickFailures());
     }
   }
 
@@ -397,17 +409,29 @@ public final class PoolMeter implements AutoCloseable {
     synchronized (lock) {
       long now = System.nanoTime();
       harvest(now);
-      return ExecutorSnapshot.of(window.windowLabel(), window.window(now), processors, poolSize, queueLength,
+      return ExecutorSnapshot.of(
+          window.windowLabel(),
+          window.window(now),
+          processors,
+          poolSize,
+          queueLength,
           tickFailures());
     }
   }
 
-  /** Figures over the last {@code ticks} completed ticks, without a harvest (for the tick listener). */
+  /**
+   * Figures over the last {@code ticks} completed ticks, without a harvest (for the tick listener).
+   */
   ExecutorSnapshot recentSnapshot(int ticks) {
     int poolSize = poolSizeGauge(), queueLength = queueLengthGauge();
     synchronized (lock) {
-      return ExecutorSnapshot.of("recent", window.recent(ticks, System.nanoTime()), processors, poolSize,
-          queueLength, tickFailures());
+      return ExecutorSnapshot.of(
+          "recent",
+          window.recent(ticks, System.nanoTime()),
+          processors,
+          poolSize,
+          queueLength,
+          tickFailures());
     }
   }
 
@@ -435,9 +459,9 @@ public final class PoolMeter implements AutoCloseable {
   }
 
   /**
-   * Stops the meter's own ticker, if it has one, without waiting for a tick in progress, and ends its
-   * JFR samples (a last one covers the time since the one before). Recording and snapshots still
-   * work; {@link #tick()} still ticks.
+   * Stops the meter's own ticker, if it has one, without waiting for a tick in progress, and ends
+   * its JFR samples (a last one covers the time since the one before). Recording and snapshots
+   * still work; {@link #tick()} still ticks.
    */
   @Override
   public void close() {
@@ -447,14 +471,20 @@ public final class PoolMeter implements AutoCloseable {
 
   @Override
   public String toString() {
-    return "PoolMeter[" + name + ", 1 in " + sampling + " timed, " + recorderCount() + " recorders]";
+    return "PoolMeter["
+        + name
+        + ", 1 in "
+        + sampling
+        + " timed, "
+        + recorderCount()
+        + " recorders]";
   }
 
   /**
    * Figures the meter cannot see, from the pool's owner: read by snapshots (outside the meter's
-   * lock) and, for {@code queueLength}, by one arrival in eight. They should be cheap and should not
-   * throw: a reading that throws is reported as -1 (unknown) in that snapshot, and a queue-length
-   * sample that throws is skipped; neither reaches the caller.
+   * lock) and, for {@code queueLength}, by one arrival in eight. They should be cheap and should
+   * not throw: a reading that throws is reported as -1 (unknown) in that snapshot, and a
+   * queue-length sample that throws is skipped; neither reaches the caller.
    */
   public interface Gauges {
     /** Threads in the pool now. */
@@ -467,8 +497,15 @@ public final class PoolMeter implements AutoCloseable {
       Objects.requireNonNull(poolSize);
       Objects.requireNonNull(queueLength);
       return new Gauges() {
-        @Override public int poolSize() { return poolSize.getAsInt(); }
-        @Override public int queueLength() { return queueLength.getAsInt(); }
+        @Override
+        public int poolSize() {
+          return poolSize.getAsInt();
+        }
+
+        @Override
+        public int queueLength() {
+          return queueLength.getAsInt();
+        }
       };
     }
   }

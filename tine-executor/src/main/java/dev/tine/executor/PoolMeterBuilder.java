@@ -21,7 +21,8 @@ public final class PoolMeterBuilder {
 
   /** Names the meter and its ticker thread (default {@code pool-meter-<n>}). */
   public PoolMeterBuilder name(String name) {
-    if (name == null || name.isBlank()) throw new IllegalArgumentException("name must not be blank");
+    if (name == null || name.isBlank())
+      throw new IllegalArgumentException("name must not be blank");
     this.name = name;
     return this;
   }
@@ -33,16 +34,19 @@ public final class PoolMeterBuilder {
     return this;
   }
 
-  /** Length of the sliding window of {@link PoolMeter#windowSnapshot()} (default 10 s), in ticks. */
+  /**
+   * Length of the sliding window of {@link PoolMeter#windowSnapshot()} (default 10 s), in ticks.
+   */
   public PoolMeterBuilder window(Duration window) {
-    if (window.isNegative() || window.isZero()) throw new IllegalArgumentException("window must be positive");
+    if (window.isNegative() || window.isZero())
+      throw new IllegalArgumentException("window must be positive");
     this.window = window;
     return this;
   }
 
   /**
-   * Time one task in {@code n}, chosen at random (default 1: every task). Counts stay exact;
-   * means and percentiles of wait, service and response come from the timed tasks.
+   * Time one task in {@code n}, chosen at random (default 1: every task). Counts stay exact; means
+   * and percentiles of wait, service and response come from the timed tasks.
    */
   public PoolMeterBuilder sampling(int n) {
     if (n <= 0) throw new IllegalArgumentException("sampling must be positive, was " + n);
@@ -58,24 +62,26 @@ public final class PoolMeterBuilder {
   }
 
   /**
-   * Whether the meter ticks itself on a daemon thread of its own (default true), or the owner
-   * calls {@link PoolMeter#tick()}.
+   * Whether the meter ticks itself on a daemon thread of its own (default true), or the owner calls
+   * {@link PoolMeter#tick()}.
    */
   public PoolMeterBuilder ownTicker(boolean own) {
     this.ownTicker = own;
     return this;
   }
 
-  /** Pool size and queue length, for the snapshots and the queue-length samples (default none: -1). */
+  /**
+   * Pool size and queue length, for the snapshots and the queue-length samples (default none: -1).
+   */
   public PoolMeterBuilder gauges(PoolMeter.Gauges gauges) {
     this.gauges = Objects.requireNonNull(gauges);
     return this;
   }
 
   /**
-   * Runs after each tick's harvest with the meter, on the ticking thread, outside the meter's
-   * lock (ticks never overlap); what it throws counts as a tick failure. The meter's own ticker
-   * may run it before {@link #build()} has returned to the owner, hence the argument.
+   * Runs after each tick's harvest with the meter, on the ticking thread, outside the meter's lock
+   * (ticks never overlap); what it throws counts as a tick failure. The meter's own ticker may run
+   * it before {@link #build()} has returned to the owner, hence the argument.
    */
   public PoolMeterBuilder onTick(Consumer<PoolMeter> listener) {
     this.onTick = Objects.requireNonNull(listener);

@@ -19,8 +19,9 @@ import jdk.jfr.Timespan;
 @Name(PoolMeterStatisticsEvent.NAME)
 @Category({"Tine", "Executor"})
 @Label("Pool Meter Statistics")
-@Description("A measured pool's arrival rate, service and queue-wait times, Little's L, dead-time ratio, "
-    + "rejections and sizes over the interval since its previous sample")
+@Description(
+    "A measured pool's arrival rate, service and queue-wait times, Little's L, dead-time ratio, "
+        + "rejections and sizes over the interval since its previous sample")
 @StackTrace(false)
 @Period("1 s")
 final class PoolMeterStatisticsEvent extends Event {
@@ -31,8 +32,9 @@ final class PoolMeterStatisticsEvent extends Event {
   String pool;
 
   @Label("Interval")
-  @Description("What the figures cover: the time since the meter's previous sample, since it was built, "
-      + "or since a recording started, whichever is latest")
+  @Description(
+      "What the figures cover: the time since the meter's previous sample, since it was built, "
+          + "or since a recording started, whichever is latest")
   @Timespan(Timespan.NANOSECONDS)
   long interval;
 

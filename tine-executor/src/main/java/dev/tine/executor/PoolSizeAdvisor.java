@@ -7,9 +7,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Recommends a pool size from measured or given figures, and says why: Little's law for the
- * offered load, the M/M/c queue (Erlang C) for waiting-time percentiles, Goetz's {@code N =
- * Ncpu·U·(1 + W/C)} and a CPU-capacity check.
+ * Recommends a pool size from measured or given figures, and says why: Little's law for the offered
+ * load, the M/M/c queue (Erlang C) for waiting-time percentiles, Goetz's {@code N = Ncpu·U·(1 +
+ * W/C)} and a CPU-capacity check.
  *
  * <p>Model assumptions, stated in every answer: Poisson arrivals and exponential service (M/M/c).
  * For other service-time distributions the waits scale by about {@code (ca² + cs²)/2}
@@ -28,27 +28,57 @@ public final class PoolSizeAdvisor {
    * @param maxWaitMs bound on that percentile of the queueing wait, or NaN
    * @param maxPoolSize the largest size to consider
    */
-  public record Inputs(double arrivalRate, double serviceMs, double cpuMs, int cores,
-      double targetUtilization, double percentile, double maxWaitMs, int maxPoolSize) {
+  public record Inputs(
+      double arrivalRate,
+      double serviceMs,
+      double cpuMs,
+      int cores,
+      double targetUtilization,
+      double percentile,
+      double maxWaitMs,
+      int maxPoolSize) {
     public Inputs {
-      if (!(arrivalRate > 0) || Double.isInfinite(arrivalRate)) throw new IllegalArgumentException("arrival rate must be positive, was " + arrivalRate);
-      if (!(serviceMs > 0) || Double.isInfinite(serviceMs)) throw new IllegalArgumentException("service time must be positive, was " + serviceMs);
-      if (!Double.isNaN(cpuMs) && (cpuMs < 0 || cpuMs > serviceMs * 1.0001)) throw new IllegalArgumentException("CPU time per task must be between 0 and the service time, was " + cpuMs);
+      if (!(arrivalRate > 0) || Double.isInfinite(arrivalRate))
+        throw new IllegalArgumentException("arrival rate must be positive, was " + arrivalRate);
+      if (!(serviceMs > 0) || Double.isInfinite(serviceMs))
+        throw new IllegalArgumentException("service time must be positive, was " + serviceMs);
+      if (!Double.isNaN(cpuMs) && (cpuMs < 0 || cpuMs > serviceMs * 1.0001))
+        throw new IllegalArgumentException(
+            "CPU time per task must be between 0 and the service time, was " + cpuMs);
       if (cores <= 0) throw new IllegalArgumentException("cores must be positive, was " + cores);
-      if (!(targetUtilization > 0 && targetUtilization <= 1)) throw new IllegalArgumentException("target utilization must be in (0, 1], was " + targetUtilization);
-      if (Double.isNaN(percentile) != Double.isNaN(maxWaitMs)) throw new IllegalArgumentException("give both a percentile and a maximum wait, or neither");
-      if (!Double.isNaN(percentile) && !(percentile > 0 && percentile < 100)) throw new IllegalArgumentException("percentile must be in (0, 100), was " + percentile);
-      if (!Double.isNaN(maxWaitMs) && maxWaitMs < 0) throw new IllegalArgumentException("maximum wait must not be negative, was " + maxWaitMs);
-      if (maxPoolSize <= 0) throw new IllegalArgumentException("maximum pool size must be positive, was " + maxPoolSize);
+      if (!(targetUtilization > 0 && targetUtilization <= 1))
+        throw new IllegalArgumentException(
+            "target utilization must be in (0, 1], was " + targetUtilization);
+      if (Double.isNaN(percentile) != Double.isNaN(maxWaitMs))
+        throw new IllegalArgumentException("give both a percentile and a maximum wait, or neither");
+      if (!Double.isNaN(percentile) && !(percentile > 0 && percentile < 100))
+        throw new IllegalArgumentException("percentile must be in (0, 100), was " + percentile);
+      if (!Double.isNaN(maxWaitMs) && maxWaitMs < 0)
+        throw new IllegalArgumentException("maximum wait must not be negative, was " + maxWaitMs);
+      if (maxPoolSize <= 0)
+        throw new IllegalArgumentException(
+            "maximum pool size must be positive, was " + maxPoolSize);
     }
 
     /** The figures a snapshot measured: λ, S, C (from process CPU) and the processors. */
-    public static Inputs fromSnapshot(ExecutorSnapshot s, double targetUtilization, double percentile,
-        double maxWaitMs, int maxPoolSize) {
-      if (s.completed() == 0) throw new IllegalArgumentException("the snapshot has no completed tasks to learn from");
+    public static Inputs fromSnapshot(
+        ExecutorSnapshot s,
+        double targetUtilization,
+        double percentile,
+        double maxWaitMs,
+        int maxPoolSize) {
+      if (s.completed() == 0)
+        throw new IllegalArgumentException("the snapshot has no completed tasks to learn from");
       double c = s.cpuPerTaskMs();
-      return new Inputs(s.arrivalRate(), s.avgServiceMs(), Double.isNaN(c) ? Double.NaN : Math.min(c, s.avgServiceMs()),
-          s.processors(), targetUtilization, percentile, maxWaitMs, maxPoolSize);
+      return new Inputs(
+          s.arrivalRate(),
+          s.avgServiceMs(),
+          Double.isNaN(c) ? Double.NaN : Math.min(c, s.avgServiceMs()),
+          s.processors(),
+          targetUtilization,
+          percentile,
+          maxWaitMs,
+          maxPoolSize);
     }
   }
 
@@ -56,7 +86,10 @@ public final class PoolSizeAdvisor {
   public record Recommendation(int poolSize, Map<String, Object> figures, List<String> reasoning) {
     @Override
     public String toString() {
-      return "recommended pool size: " + poolSize + System.lineSeparator() + String.join(System.lineSeparator(), reasoning);
+      return "recommended pool size: "
+          + poolSize
+          + System.lineSeparator()
+          + String.join(System.lineSeparator(), reasoning);
     }
   }
 
@@ -94,9 +127,15 @@ public final class PoolSizeAdvisor {
     double lambda = in.arrivalRate(), sMs = in.serviceMs(), s = sMs / 1000.0;
     double a = lambda * s;
     fig.put("offered_load", a);
-    why.add(f("Little's law: offered load a = λ·S = %.4g/s × %.4g ms = %.3f threads busy on average.", lambda, sMs, a));
+    why.add(
+        f(
+            "Little's law: offered load a = λ·S = %.4g/s × %.4g ms = %.3f threads busy on average.",
+            lambda, sMs, a));
     int stable = (int) Math.floor(a) + 1;
-    why.add(f("Stability: the queue grows without bound unless c > a, so at least %d threads.", stable));
+    why.add(
+        f(
+            "Stability: the queue grows without bound unless c > a, so at least %d threads.",
+            stable));
     fig.put("min_stable_size", stable);
 
     double goetz = Double.NaN;
@@ -105,25 +144,44 @@ public final class PoolSizeAdvisor {
       double cpuDemand = lambda * c / 1000.0;
       fig.put("cpu_demand_cores", cpuDemand);
       if (cpuDemand > in.cores()) {
-        throw new IllegalArgumentException(f("CPU capacity: λ·C = %.4g/s × %.4g ms = %.2f cores of CPU needed but only %d"
-            + " available; no pool size can keep up (at most %.4g tasks/s).", lambda, c, cpuDemand, in.cores(), in.cores() * 1000.0 / c));
+        throw new IllegalArgumentException(
+            f(
+                "CPU capacity: λ·C = %.4g/s × %.4g ms = %.2f cores of CPU needed but only %d"
+                    + " available; no pool size can keep up (at most %.4g tasks/s).",
+                lambda, c, cpuDemand, in.cores(), in.cores() * 1000.0 / c));
       }
-      why.add(f("CPU capacity: λ·C = %.2f of %d cores (%.0f%%).", cpuDemand, in.cores(), 100 * cpuDemand / in.cores()));
+      why.add(
+          f(
+              "CPU capacity: λ·C = %.2f of %d cores (%.0f%%).",
+              cpuDemand, in.cores(), 100 * cpuDemand / in.cores()));
       goetz = c == 0 ? Double.POSITIVE_INFINITY : in.cores() * in.targetUtilization() * (1 + w / c);
       fig.put("goetz_size", goetz);
-      why.add(f("Goetz: N = Ncpu·U·(1 + W/C) = %d × %.2f × (1 + %.4g/%.4g) = %.1f threads keep the CPUs at %.0f%%.",
-          in.cores(), in.targetUtilization(), w, c, goetz, 100 * in.targetUtilization()));
+      why.add(
+          f(
+              "Goetz: N = Ncpu·U·(1 + W/C) = %d × %.2f × (1 + %.4g/%.4g) = %.1f threads keep the CPUs at %.0f%%.",
+              in.cores(), in.targetUtilization(), w, c, goetz, 100 * in.targetUtilization()));
     }
 
     int chosen = -1;
     if (!Double.isNaN(in.percentile())) {
       double p = in.percentile() / 100.0;
-      why.add(f("M/M/c (Erlang C): smallest c whose p%s wait ≤ %.4g ms:", trim(in.percentile()), in.maxWaitMs()));
+      why.add(
+          f(
+              "M/M/c (Erlang C): smallest c whose p%s wait ≤ %.4g ms:",
+              trim(in.percentile()), in.maxWaitMs()));
       for (int c = stable; c <= in.maxPoolSize(); c++) {
         double tp = waitPercentile(c, a, sMs, p);
         if (c < stable + 6 || tp <= in.maxWaitMs()) {
-          why.add(f("  c = %d: ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms, p%s wait = %.3g ms%s", c, a / c,
-              erlangC(c, a), meanWait(c, a, sMs), trim(in.percentile()), tp, tp <= in.maxWaitMs() ? "  <- meets the target" : ""));
+          why.add(
+              f(
+                  "  c = %d: ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms, p%s wait = %.3g ms%s",
+                  c,
+                  a / c,
+                  erlangC(c, a),
+                  meanWait(c, a, sMs),
+                  trim(in.percentile()),
+                  tp,
+                  tp <= in.maxWaitMs() ? "  <- meets the target" : ""));
         }
         if (tp <= in.maxWaitMs()) {
           chosen = c;
@@ -131,22 +189,37 @@ public final class PoolSizeAdvisor {
         }
       }
       if (chosen < 0) {
-        throw new IllegalArgumentException(f("no pool size up to %d keeps the p%s wait under %.4g ms (offered load %.3f)",
-            in.maxPoolSize(), trim(in.percentile()), in.maxWaitMs(), a));
+        throw new IllegalArgumentException(
+            f(
+                "no pool size up to %d keeps the p%s wait under %.4g ms (offered load %.3f)",
+                in.maxPoolSize(), trim(in.percentile()), in.maxWaitMs(), a));
       }
     } else {
       chosen = Math.max(stable, (int) Math.ceil(a / in.targetUtilization() - 1e-9));
-      why.add(f("Utilization target %.0f%%: c = ceil(a / U) = %d (ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms).",
-          100 * in.targetUtilization(), chosen, a / chosen, erlangC(chosen, a), meanWait(chosen, a, sMs)));
+      why.add(
+          f(
+              "Utilization target %.0f%%: c = ceil(a / U) = %d (ρ = %.2f, P(wait) = %.2f, E[Wq] = %.3g ms).",
+              100 * in.targetUtilization(),
+              chosen,
+              a / chosen,
+              erlangC(chosen, a),
+              meanWait(chosen, a, sMs)));
       if (chosen > in.maxPoolSize()) {
-        throw new IllegalArgumentException(f("the utilization target needs %d threads, more than the maximum %d", chosen, in.maxPoolSize()));
+        throw new IllegalArgumentException(
+            f(
+                "the utilization target needs %d threads, more than the maximum %d",
+                chosen, in.maxPoolSize()));
       }
     }
     if (!Double.isNaN(goetz) && chosen > goetz) {
-      why.add(f("Note: %d threads is more than the %.1f the CPUs can keep busy at %.0f%%: the wait target needs"
-          + " faster service (less CPU per task) or more cores, not only threads.", chosen, goetz, 100 * in.targetUtilization()));
+      why.add(
+          f(
+              "Note: %d threads is more than the %.1f the CPUs can keep busy at %.0f%%: the wait target needs"
+                  + " faster service (less CPU per task) or more cores, not only threads.",
+              chosen, goetz, 100 * in.targetUtilization()));
     }
-    why.add("Assumes Poisson arrivals and exponential service; for other service-time distributions waits scale by about (ca² + cs²)/2.");
+    why.add(
+        "Assumes Poisson arrivals and exponential service; for other service-time distributions waits scale by about (ca² + cs²)/2.");
     fig.put("recommended_pool_size", chosen);
     fig.put("p_wait", erlangC(chosen, a));
     fig.put("mean_wait_ms", meanWait(chosen, a, sMs));

@@ -8,6 +8,7 @@ package dev.tine.executor;
  */
 final class PoolThread extends Thread {
   private final PoolMeter meter;
+
   /**
    * Set as this thread starts, released as it ends; confined to this thread. Null if not even a
    * recorder without timings could be allocated: tasks are then counted by the meter's shared

@@ -25,7 +25,8 @@ import jdk.jfr.Timespan;
 @Name(QueueWaitEvent.NAME)
 @Category({"Tine", "Executor"})
 @Label("Queue Wait")
-@Description("A task that waited in its pool's queue at least the waitThreshold setting before it ran")
+@Description(
+    "A task that waited in its pool's queue at least the waitThreshold setting before it ran")
 @StackTrace(false)
 @Enabled(false) // one event per late task: on in tine.jfc, off in recordings that do not name it
 final class QueueWaitEvent extends Event {

@@ -11,13 +11,16 @@ import java.lang.management.ThreadMXBean;
  */
 final class RegisteredRecorders {
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
+
   /** Whether the JVM measures other threads' CPU time (it may still be switched off: then -1). */
   static final boolean THREAD_CPU = THREADS.isThreadCpuTimeSupported();
 
   private ThreadRecorder head;
   private int count;
 
-  /** The calling thread's CPU time, to register with its recorder (read outside the lock), or -1. */
+  /**
+   * The calling thread's CPU time, to register with its recorder (read outside the lock), or -1.
+   */
   static long currentThreadCpuNanos() {
     return THREAD_CPU ? THREADS.getCurrentThreadCpuTime() : -1;
   }

@@ -6,8 +6,8 @@ package dev.tine.executor;
  * <ol>
  *   <li><b>Demand</b> (Little's law): {@code L = completions/s × mean response time} is how many
  *       tasks were in the executor, queued or running, on average. A pool of L threads would have
- *       run all of them at once. If tasks are queueing and none completed (a stall), demand is
- *       the current size plus the queue.
+ *       run all of them at once. If tasks are queueing and none completed (a stall), demand is the
+ *       current size plus the queue.
  *   <li><b>What the CPUs can take</b> (Goetz): {@code N = cores × U × (1 + W/C)}, with C the CPU
  *       time per task estimated from the process's CPU time and W = service − C the time a task
  *       spends blocked. CPU-bound tasks give N ≈ cores × U; tasks that mostly sleep give a large N.
@@ -25,7 +25,11 @@ final class SelfSizing {
   private final int min, max;
   private final double targetUtilization;
   private final int cores;
-  /** Ticks in a row whose target was below the size. Confined to the tick listener (ticks never overlap). */
+
+  /**
+   * Ticks in a row whose target was below the size. Confined to the tick listener (ticks never
+   * overlap).
+   */
   private int lowerStreak;
 
   SelfSizing(int min, int max, double targetUtilization, int cores) {

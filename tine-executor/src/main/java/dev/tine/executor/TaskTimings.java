@@ -3,10 +3,10 @@ package dev.tine.executor;
 import org.HdrHistogram.Histogram;
 
 /**
- * The timings of a set of tasks: histograms of wait, service and response times (microseconds,
- * 1 µs .. 1 hour at 3 significant digits) and exact sums over the timed tasks. Not thread-safe:
- * a {@link ThreadRecorder} fills one on its thread and swaps it out under its phaser; a
- * {@link MeasurementBucket} holds one under its meter's lock.
+ * The timings of a set of tasks: histograms of wait, service and response times (microseconds, 1 µs
+ * .. 1 hour at 3 significant digits) and exact sums over the timed tasks. Not thread-safe: a {@link
+ * ThreadRecorder} fills one on its thread and swaps it out under its phaser; a {@link
+ * MeasurementBucket} holds one under its meter's lock.
  *
  * <p>Each set holds three histograms of about 180 KB each.
  */
@@ -17,6 +17,7 @@ final class TaskTimings {
   final Histogram wait = newHistogram();
   final Histogram service = newHistogram();
   final Histogram response = newHistogram();
+
   /** Sums over the timed tasks, in nanoseconds, and how many tasks were timed. */
   long waitNanos, serviceNanos, timed;
 

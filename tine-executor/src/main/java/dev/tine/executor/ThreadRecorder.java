@@ -41,14 +41,17 @@ public final class ThreadRecorder {
 
   /** The meter this recorder belongs to (set at construction). */
   final PoolMeter meter;
+
   /** The thread that records; weak, so a cache keyed by the thread does not keep it alive. */
   final WeakReference<Thread> thread;
+
   /** Its id, for reading its CPU time. */
   final long threadId;
 
   // Written by the recording thread only (release stores); read by harvests (acquire).
   @SuppressWarnings("unused") // through COMPLETED
   private long completed;
+
   @SuppressWarnings("unused") // through FAILED
   private long failed;
 
@@ -79,16 +82,16 @@ public final class ThreadRecorder {
   /**
    * Records one task that this thread ran to its end, normally or not.
    *
-   * <p>Counts it (and, if {@code failed}, counts a failure) exactly, always. If {@code arrival} is a
-   * timestamp (not {@link PoolMeter#UNTIMED}, i.e. {@link PoolMeter#arrive()} chose this task for
+   * <p>Counts it (and, if {@code failed}, counts a failure) exactly, always. If {@code arrival} is
+   * a timestamp (not {@link PoolMeter#UNTIMED}, i.e. {@link PoolMeter#arrive()} chose this task for
    * timing) and this recorder times tasks, also records wait = {@code start - arrival}, service =
-   * {@code end - start} and response = their sum. {@code start} and {@code end} are
-   * {@code System.nanoTime()} readings taken just before and just after the task ran; for an
-   * untimed task pass anything (e.g. {@code UNTIMED}) and skip the clock reads. Times over an hour
-   * count as an hour, negative ones as zero; nothing here throws.
+   * {@code end - start} and response = their sum. {@code start} and {@code end} are {@code
+   * System.nanoTime()} readings taken just before and just after the task ran; for an untimed task
+   * pass anything (e.g. {@code UNTIMED}) and skip the clock reads. Times over an hour count as an
+   * hour, negative ones as zero; nothing here throws.
    *
-   * <p>Only the thread that got this recorder from {@link PoolMeter#recorder()} may call it. A
-   * call after {@link PoolMeter#release release} is lost.
+   * <p>Only the thread that got this recorder from {@link PoolMeter#recorder()} may call it. A call
+   * after {@link PoolMeter#release release} is lost.
    *
    * @param arrival what {@link PoolMeter#arrive()} returned when the task was offered
    * @param start {@code System.nanoTime()} just before the task ran (read only if timed)
@@ -101,7 +104,8 @@ public final class ThreadRecorder {
     COMPLETED.setRelease(this, (long) COMPLETED.get(this) + 1);
     if (failed) FAILED.setRelease(this, (long) FAILED.get(this) + 1);
     if (arrival == PoolMeter.UNTIMED) return;
-    if (MeterEvents.ready) MeterJfr.queueWait(meter, start - arrival, end - start, failed); // JFR in use
+    if (MeterEvents.ready)
+      MeterJfr.queueWait(meter, start - arrival, end - start, failed); // JFR in use
     if (phaser == null) return;
     long critical = phaser.writerCriticalSectionEnter();
     try {
@@ -130,7 +134,9 @@ public final class ThreadRecorder {
     return (long) FAILED.getAcquire(this);
   }
 
-  /** Harvest (meter's lock held): moves the timings recorded since the last one into {@code into}. */
+  /**
+   * Harvest (meter's lock held): moves the timings recorded since the last one into {@code into}.
+   */
   void harvestTimingsInto(TaskTimings into) {
     if (phaser == null) return;
     phaser.readerLock();
@@ -156,6 +162,10 @@ public final class ThreadRecorder {
   @Override
   public String toString() {
     Thread t = thread.get();
-    return "ThreadRecorder[" + (t != null ? t.getName() : "thread " + threadId) + ", " + completed() + " tasks]";
+    return "ThreadRecorder["
+        + (t != null ? t.getName() : "thread " + threadId)
+        + ", "
+        + completed()
+        + " tasks]";
   }
 }

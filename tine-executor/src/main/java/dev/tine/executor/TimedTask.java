@@ -8,7 +8,10 @@ package dev.tine.executor;
 final class TimedTask implements Runnable {
   final Runnable task;
   final long arrival;
-  /** {@code System.nanoTime()} around {@code task.run()}; written and read on the pool thread only. */
+
+  /**
+   * {@code System.nanoTime()} around {@code task.run()}; written and read on the pool thread only.
+   */
   long start, end;
 
   TimedTask(Runnable task, long arrival) {

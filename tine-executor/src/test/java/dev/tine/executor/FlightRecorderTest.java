@@ -35,11 +35,11 @@ class FlightRecorderTest {
   static final String STATS = "dev.tine.PoolMeterStatistics";
   static final String WAIT = "dev.tine.QueueWait";
   static final String REJECTED = "dev.tine.TaskRejected";
+
   /** The settings shipped in tine-core's jar (this module's tests run in its directory). */
   static final Path JFC = Path.of("../tine-core/src/main/resources/META-INF/tine/tine.jfc");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static void sleep(long ms) {
     try {
@@ -49,12 +49,14 @@ class FlightRecorderTest {
     }
   }
 
-  static List<RecordedEvent> events(Recording r, Path file, String type, String pool) throws IOException {
+  static List<RecordedEvent> events(Recording r, Path file, String type, String pool)
+      throws IOException {
     r.dump(file);
     return RecordingFile.readAllEvents(file).stream()
         .filter(e -> e.getEventType().getName().equals(type))
         .filter(e -> pool.equals(e.getString("pool")))
-        .sorted(Comparator.comparing(RecordedEvent::getEndTime)) // a file is in order per thread only
+        .sorted(
+            Comparator.comparing(RecordedEvent::getEndTime)) // a file is in order per thread only
         .toList();
   }
 
@@ -68,14 +70,13 @@ class FlightRecorderTest {
   static final class Submitted extends jdk.jfr.Event {}
 
   /**
-   * An executor driven at a known rate (200 tasks a second for 3 s, paced by the clock) and
-   * sampled every second: each periodic sample that lies inside the drive has λ within 10% of the
-   * rate the test's own submissions (marked in the recording) give for that sample's interval, and
-   * together they are within 10% of the rate the test measured over the whole drive; S is at
-   * least the tasks' sleep;
-   * L is the completion rate times R; all samples (the last at close) add up to every task, exactly.
-   * Planted bugs it catches: λ over the wrong interval (the meter's tick instead of the sample's),
-   * a baseline not moved (the counts grow each sample), no last sample at close.
+   * An executor driven at a known rate (200 tasks a second for 3 s, paced by the clock) and sampled
+   * every second: each periodic sample that lies inside the drive has λ within 10% of the rate the
+   * test's own submissions (marked in the recording) give for that sample's interval, and together
+   * they are within 10% of the rate the test measured over the whole drive; S is at least the
+   * tasks' sleep; L is the completion rate times R; all samples (the last at close) add up to every
+   * task, exactly. Planted bugs it catches: λ over the wrong interval (the meter's tick instead of
+   * the sample's), a baseline not moved (the counts grow each sample), no last sample at close.
    */
   @Test
   void samplesMeasureTheArrivalRate() throws Exception {
@@ -86,7 +87,8 @@ class FlightRecorderTest {
       r.enable(STATS).withPeriod(Duration.ofSeconds(1));
       r.enable("test.Submitted");
       r.start();
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name(name).poolSize(4).registerMXBean(false).build()) {
+      try (MeasuredExecutor ex =
+          MeasuredExecutor.builder().name(name).poolSize(4).registerMXBean(false).build()) {
         long start = System.nanoTime(), gap = TimeUnit.SECONDS.toNanos(1) / perSecond;
         for (int i = 0; i < tasks; i++) {
           long due = start + i * gap;
@@ -101,9 +103,12 @@ class FlightRecorderTest {
       assertEquals(tasks, sum(samples, "arrivals"), "every arrival, in some sample");
       assertEquals(tasks, sum(samples, "completed"));
       assertEquals(0, sum(samples, "rejected"));
-      List<Instant> submitted = RecordingFile.readAllEvents(dir.resolve("rate.jfr")).stream()
-          .filter(e -> e.getEventType().getName().equals("test.Submitted")).map(RecordedEvent::getEndTime)
-          .sorted().toList();
+      List<Instant> submitted =
+          RecordingFile.readAllEvents(dir.resolve("rate.jfr")).stream()
+              .filter(e -> e.getEventType().getName().equals("test.Submitted"))
+              .map(RecordedEvent::getEndTime)
+              .sorted()
+              .toList();
       assertEquals(tasks, submitted.size());
       double measuredRate = (tasks - 1) / (driveNanos / 1e9); // the drive as the test timed it
       Instant first = submitted.get(0), last = submitted.get(tasks - 1);
@@ -121,7 +126,8 @@ class FlightRecorderTest {
         long expected = submitted.stream().filter(t -> t.isAfter(from) && !t.isAfter(to)).count();
         double expectedRate = expected / (interval / 1e9);
         double lambda = e.getDouble("arrivalRate");
-        assertTrue(Math.abs(lambda - expectedRate) <= 0.10 * expectedRate,
+        assertTrue(
+            Math.abs(lambda - expectedRate) <= 0.10 * expectedRate,
             "λ " + lambda + " vs " + expectedRate + "/s submitted in the sample's interval: " + e);
         assertEquals(e.getLong("arrivals") / (interval / 1e9), lambda, 1e-6 * lambda);
         long s = e.getLong("serviceTime"), w = e.getLong("queueWait");
@@ -134,14 +140,19 @@ class FlightRecorderTest {
       // Together, those samples measured the rate the test drove (a stall and the catch-up after
       // it may straddle two samples; over both they cancel).
       double insideRate = insideArrivals / (insideNanos / 1e9);
-      assertTrue(Math.abs(insideRate - measuredRate) <= 0.10 * measuredRate,
-          "λ " + insideRate + " over the samples inside vs " + measuredRate + "/s over the whole drive");
+      assertTrue(
+          Math.abs(insideRate - measuredRate) <= 0.10 * measuredRate,
+          "λ "
+              + insideRate
+              + " over the samples inside vs "
+              + measuredRate
+              + "/s over the whole drive");
     }
   }
 
   /**
-   * A meter built before the recording: its samples in the recording count only what happened in
-   * it (a recording's start moves the baseline), and add up to it exactly with the last sample at
+   * A meter built before the recording: its samples in the recording count only what happened in it
+   * (a recording's start moves the baseline), and add up to it exactly with the last sample at
    * close. Planted bug it catches: no rebase when a recording starts.
    */
   @Test
@@ -227,7 +238,8 @@ class FlightRecorderTest {
       long[] blockerEnd = new long[1], queuedStart = new long[1];
       long queuedSubmitted;
       int shortOnesThatWaited = 0;
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name(name).poolSize(1).registerMXBean(false).build()) {
+      try (MeasuredExecutor ex =
+          MeasuredExecutor.builder().name(name).poolSize(1).registerMXBean(false).build()) {
         CountDownLatch running = new CountDownLatch(1);
         ex.execute(() -> {
           running.countDown();
@@ -241,7 +253,8 @@ class FlightRecorderTest {
           long before = System.nanoTime();
           long[] started = new long[1];
           ex.submit(() -> started[0] = System.nanoTime()).get(30, TimeUnit.SECONDS);
-          if (started[0] - before >= threshold) shortOnesThatWaited++; // what the meter saw is within this
+          if (started[0] - before >= threshold)
+            shortOnesThatWaited++; // what the meter saw is within this
         }
       }
       r.stop();
@@ -266,8 +279,13 @@ class FlightRecorderTest {
       r.enable(REJECTED).withStackTrace();
       r.enable(STATS).withPeriod(Duration.ofSeconds(1));
       r.start();
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name(name).poolSize(1).queueCapacity(1)
-          .registerMXBean(false).build()) {
+      try (MeasuredExecutor ex =
+          MeasuredExecutor.builder()
+              .name(name)
+              .poolSize(1)
+              .queueCapacity(1)
+              .registerMXBean(false)
+              .build()) {
         CountDownLatch running = new CountDownLatch(1), release = new CountDownLatch(1);
         ex.execute(() -> {
           running.countDown();
@@ -292,8 +310,11 @@ class FlightRecorderTest {
         assertEquals(1, e.getInt("poolSize"));
         assertEquals(Thread.currentThread().getName(), e.getThread().getJavaName());
         assertNotNull(e.getStackTrace());
-        assertTrue(e.getStackTrace().getFrames().stream().map(RecordedFrame::getMethod)
-            .anyMatch(m -> m.getName().equals("rejectionsAreRecorded")), "the submitter's stack");
+        assertTrue(
+            e.getStackTrace().getFrames().stream()
+                .map(RecordedFrame::getMethod)
+                .anyMatch(m -> m.getName().equals("rejectionsAreRecorded")),
+            "the submitter's stack");
       }
       assertEquals(3, sum(events(r, dir.resolve("reject2.jfr"), STATS, name), "rejected"));
     }

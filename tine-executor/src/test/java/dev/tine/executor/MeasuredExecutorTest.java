@@ -59,7 +59,10 @@ class MeasuredExecutorTest {
     }
   }
 
-  /** Queue lengths are sampled at arrival (one arrival in eight): 200 arrivals behind a blocked task. */
+  /**
+   * Queue lengths are sampled at arrival (one arrival in eight): 200 arrivals behind a blocked
+   * task.
+   */
   @Test
   void queueLengthPercentiles() throws Exception {
     try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(1).build()) {
@@ -88,10 +91,11 @@ class MeasuredExecutorTest {
       List<Future<?>> fs = new ArrayList<>();
       for (int i = 0; i < 2000; i++) {
         int k = i;
-        fs.add(ex.submit(() -> {
-          if (k % 100 == 0) throw new IllegalStateException("planned");
-          return k;
-        }));
+        fs.add(
+            ex.submit(() -> {
+              if (k % 100 == 0) throw new IllegalStateException("planned");
+              return k;
+            }));
       }
       for (Future<?> f : fs) {
         try {
@@ -106,16 +110,19 @@ class MeasuredExecutorTest {
       assertEquals(2000, s.completed());
       assertEquals(2000, s.arrivals());
       assertEquals(20, s.failed());
-      assertTrue(s.avgServiceMs() > 0 && s.maxServiceMs() >= s.p50ServiceMs(), "sampled timings present: " + s);
+      assertTrue(
+          s.avgServiceMs() > 0 && s.maxServiceMs() >= s.p50ServiceMs(),
+          "sampled timings present: " + s);
     }
   }
 
   @Test
   void countsFailures() throws Exception {
     try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(2).build()) {
-      Future<?> bad = ex.submit(() -> {
-        throw new IllegalStateException("boom");
-      });
+      Future<?> bad =
+          ex.submit(() -> {
+            throw new IllegalStateException("boom");
+          });
       Future<?> good = ex.submit(() -> 1);
       assertThrows(java.util.concurrent.ExecutionException.class, bad::get);
       good.get();
@@ -165,10 +172,11 @@ class MeasuredExecutorTest {
   void shutdownDrainsAndShutdownNowReturnsUnstarted() throws Exception {
     AtomicInteger ran = new AtomicInteger();
     MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(1).build();
-    for (int i = 0; i < 10; i++) ex.execute(() -> {
-      sleep(5);
-      ran.incrementAndGet();
-    });
+    for (int i = 0; i < 10; i++)
+      ex.execute(() -> {
+        sleep(5);
+        ran.incrementAndGet();
+      });
     ex.shutdown();
     assertThrows(RejectedExecutionException.class, () -> ex.execute(() -> {}));
     assertTrue(ex.awaitTermination(10, TimeUnit.SECONDS));
@@ -214,15 +222,18 @@ class MeasuredExecutorTest {
     for (int i = 0; i < 20; i++) ex.execute(() -> sleep(1));
     ex.close();
     sleep(50);
-    long left = Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.isAlive() && t.getName().startsWith("t-threads")).count();
+    long left =
+        Thread.getAllStackTraces().keySet().stream()
+            .filter(t -> t.isAlive() && t.getName().startsWith("t-threads"))
+            .count();
     assertEquals(0, left);
   }
 
   /** The last five size samples are all within two of {@code target}. */
   private static boolean settledNear(List<Integer> h, int target) {
     if (h.size() < 5) return false;
-    return h.subList(h.size() - 5, h.size()).stream().allMatch(n -> n >= target - 2 && n <= target + 2);
+    return h.subList(h.size() - 5, h.size()).stream()
+        .allMatch(n -> n >= target - 2 && n <= target + 2);
   }
 
   /**
@@ -232,20 +243,26 @@ class MeasuredExecutorTest {
   @Test
   void selfSizingConvergesWithoutOscillating() throws Exception {
     int clients = 10, max = 16;
-    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-adaptive").poolSize(1)
-        .selfSizing(1, max).tick(Duration.ofMillis(200)).build()) {
+    try (MeasuredExecutor ex =
+        MeasuredExecutor.builder()
+            .name("t-adaptive")
+            .poolSize(1)
+            .selfSizing(1, max)
+            .tick(Duration.ofMillis(200))
+            .build()) {
       AtomicBoolean stop = new AtomicBoolean();
       List<Thread> ts = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
-        Thread t = new Thread(() -> {
-          while (!stop.get()) {
-            try {
-              ex.submit(() -> sleep(10)).get();
-            } catch (Exception e) {
-              return;
-            }
-          }
-        });
+        Thread t =
+            new Thread(() -> {
+              while (!stop.get()) {
+                try {
+                  ex.submit(() -> sleep(10)).get();
+                } catch (Exception e) {
+                  return;
+                }
+              }
+            });
         t.start();
         ts.add(t);
       }
@@ -260,7 +277,9 @@ class MeasuredExecutorTest {
       stop.set(true);
       for (Thread t : ts) t.join();
       assertTrue(settledNear(h, clients), "converged near " + clients + " and held still: " + h);
-      assertTrue(ex.sizeHistory().stream().allMatch(n -> n <= max), "never above max: " + ex.sizeHistory());
+      assertTrue(
+          ex.sizeHistory().stream().allMatch(n -> n <= max),
+          "never above max: " + ex.sizeHistory());
     }
   }
 
@@ -286,7 +305,8 @@ class MeasuredExecutorTest {
    * Runs body with what pool threads die of collected rather than printed; returns the throwables
    * that {@code expected} does not accept.
    */
-  static List<Throwable> unexpectedDeaths(Predicate<Throwable> expected, Body body) throws Exception {
+  static List<Throwable> unexpectedDeaths(Predicate<Throwable> expected, Body body)
+      throws Exception {
     List<Throwable> unexpected = new CopyOnWriteArrayList<>();
     Thread.UncaughtExceptionHandler before = Thread.getDefaultUncaughtExceptionHandler();
     Thread.setDefaultUncaughtExceptionHandler((t, e) -> {
@@ -306,7 +326,10 @@ class MeasuredExecutorTest {
     while (!done.getAsBoolean() && System.nanoTime() < deadline) sleep(5);
   }
 
-  /** Fails if tasks are left after a generous wait, first dropping them (else close() waits forever). */
+  /**
+   * Fails if tasks are left after a generous wait, first dropping them (else close() waits
+   * forever).
+   */
   static void assertAllRan(CountDownLatch ran, MeasuredExecutor ex) throws InterruptedException {
     if (ran.await(30, TimeUnit.SECONDS)) return;
     String state = ran.getCount() + " tasks never ran: " + ex;
@@ -316,42 +339,56 @@ class MeasuredExecutorTest {
 
   /**
    * Failure 11: a task that throws from execute() ends its pool thread, which ThreadPoolExecutor
-   * replaces; the dead thread's recorder (six histograms, ~1.1 MB) stayed in the executor's
-   * thread list for good. It must be released, its figures folded into the totals and window.
+   * replaces; the dead thread's recorder (six histograms, ~1.1 MB) stayed in the executor's thread
+   * list for good. It must be released, its figures folded into the totals and window.
    */
   @Test
   void threadsEndedByThrowingTasksReleaseTheirRecordersAndStayCounted() throws Exception {
     int pool = 2, tasks = 300;
-    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-dying").poolSize(pool)
-          .window(Duration.ofSeconds(30)).build()) {
-        CountDownLatch ran = new CountDownLatch(tasks);
-        ex.execute(() -> { // its time must outlive its thread
-          sleep(30);
-          ran.countDown();
-          throw new Planned();
-        });
-        for (int i = 1; i < tasks; i++) {
-          ex.execute(() -> {
-            ran.countDown();
-            throw new Planned();
-          });
-        }
-        assertTrue(ran.await(30, TimeUnit.SECONDS), ran.getCount() + " tasks never ran: " + ex);
-        // the last threads to end may still be ending
-        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.recorderCount() <= pool);
-        assertTrue(ex.recorderCount() <= pool, "recorders retained after " + tasks
-            + " threads ended, pool size " + pool + ": " + ex.recorderCount());
-        ExecutorSnapshot s = ex.snapshot();
-        assertEquals(tasks, s.arrivals(), s.toString()); // counted at execute(), exactly
-        assertEquals(tasks, s.completed(), s.toString());
-        assertEquals(tasks, s.failed(), s.toString());
-        assertTrue(s.maxServiceMs() >= 29, "an ended thread's timings are kept: " + s);
-        ExecutorSnapshot w = ex.windowSnapshot();
-        assertEquals(tasks, w.failed(), w.toString());
-        assertTrue(w.maxServiceMs() >= 29, w.toString());
-      }
-    });
+    List<Throwable> unexpected =
+        unexpectedDeaths(
+            e -> e instanceof Planned,
+            () -> {
+              try (MeasuredExecutor ex =
+                  MeasuredExecutor.builder()
+                      .name("t-dying")
+                      .poolSize(pool)
+                      .window(Duration.ofSeconds(30))
+                      .build()) {
+                CountDownLatch ran = new CountDownLatch(tasks);
+                ex.execute(() -> { // its time must outlive its thread
+                  sleep(30);
+                  ran.countDown();
+                  throw new Planned();
+                });
+                for (int i = 1; i < tasks; i++) {
+                  ex.execute(() -> {
+                    ran.countDown();
+                    throw new Planned();
+                  });
+                }
+                assertTrue(
+                    ran.await(30, TimeUnit.SECONDS), ran.getCount() + " tasks never ran: " + ex);
+                // the last threads to end may still be ending
+                awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.recorderCount() <= pool);
+                assertTrue(
+                    ex.recorderCount() <= pool,
+                    "recorders retained after "
+                        + tasks
+                        + " threads ended, pool size "
+                        + pool
+                        + ": "
+                        + ex.recorderCount());
+                ExecutorSnapshot s = ex.snapshot();
+                assertEquals(tasks, s.arrivals(), s.toString()); // counted at execute(), exactly
+                assertEquals(tasks, s.completed(), s.toString());
+                assertEquals(tasks, s.failed(), s.toString());
+                assertTrue(s.maxServiceMs() >= 29, "an ended thread's timings are kept: " + s);
+                ExecutorSnapshot w = ex.windowSnapshot();
+                assertEquals(tasks, w.failed(), w.toString());
+                assertTrue(w.maxServiceMs() >= 29, w.toString());
+              }
+            });
     assertEquals(List.of(), unexpected, "pool threads died only of the planned failures");
   }
 
@@ -365,41 +402,56 @@ class MeasuredExecutorTest {
   void aRecorderTheHeapCannotSpareCostsTimingsNotThreads() throws Exception {
     int pool = 2, throwing = 300, plain = 100, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Supplier<TaskTimings> heapFull = () -> {
-      if (made.incrementAndGet() > 2 * pool) throw new OutOfMemoryError("simulated: Java heap space");
-      return new TaskTimings();
-    };
-    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned, () -> {
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-heap-full").poolSize(pool)
-          .timings(heapFull).build()) {
-        CountDownLatch ran = new CountDownLatch(tasks);
-        CountDownLatch gate = new CountDownLatch(1);
-        for (int i = 0; i < pool; i++) { // both threads busy: the rest queue, and threads die only later
-          ex.execute(() -> {
-            try {
-              gate.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            ran.countDown();
-          });
-        }
-        for (int i = 0; i < throwing + plain; i++) {
-          ex.execute(i % 4 == 3 ? ran::countDown : () -> {
-            ran.countDown();
-            throw new Planned();
-          });
-        }
-        gate.countDown();
-        assertAllRan(ran, ex);
-        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
-        ExecutorSnapshot s = ex.snapshot();
-        assertEquals(tasks, s.completed(), s.toString());
-        assertEquals(throwing, s.failed(), s.toString());
-        assertEquals(pool, s.poolSize(), "the pool keeps its size: " + s);
-        assertTrue(ex.recorderCount() <= pool, "recorders: " + ex.recorderCount());
-      }
-    });
+    Supplier<TaskTimings> heapFull =
+        () -> {
+          if (made.incrementAndGet() > 2 * pool)
+            throw new OutOfMemoryError("simulated: Java heap space");
+          return new TaskTimings();
+        };
+    List<Throwable> unexpected =
+        unexpectedDeaths(
+            e -> e instanceof Planned,
+            () -> {
+              try (MeasuredExecutor ex =
+                  MeasuredExecutor.builder()
+                      .name("t-heap-full")
+                      .poolSize(pool)
+                      .timings(heapFull)
+                      .build()) {
+                CountDownLatch ran = new CountDownLatch(tasks);
+                CountDownLatch gate = new CountDownLatch(1);
+                for (int i = 0;
+                    i < pool;
+                    i++) { // both threads busy: the rest queue, and threads die only later
+                  ex.execute(() -> {
+                    try {
+                      gate.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                    ran.countDown();
+                  });
+                }
+                for (int i = 0; i < throwing + plain; i++) {
+                  ex.execute(
+                      i % 4 == 3
+                          ? ran::countDown
+                          : () -> {
+                            ran.countDown();
+                            throw new Planned();
+                          });
+                }
+                gate.countDown();
+                assertAllRan(ran, ex);
+                awaitQuiet(
+                    () -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+                ExecutorSnapshot s = ex.snapshot();
+                assertEquals(tasks, s.completed(), s.toString());
+                assertEquals(throwing, s.failed(), s.toString());
+                assertEquals(pool, s.poolSize(), "the pool keeps its size: " + s);
+                assertTrue(ex.recorderCount() <= pool, "recorders: " + ex.recorderCount());
+              }
+            });
     assertEquals(List.of(), unexpected, "pool threads died only of the planned failures");
   }
 
@@ -411,43 +463,60 @@ class MeasuredExecutorTest {
   void threadsThatCouldNotBeReplacedAreRestartedForQueuedTasks() throws Exception {
     int pool = 2, throwing = 20, plain = 20, tasks = pool + throwing + plain;
     AtomicInteger made = new AtomicInteger();
-    Runnable failsTwice = () -> {
-      int n = made.incrementAndGet();
-      // the two creations after the first threads fail: replacements of threads that died (or a
-      // tick's restarts), so the pool runs short, to no thread at all when both were replacements
-      if (n == pool + 1 || n == pool + 2) throw new CreationFailed();
-    };
-    List<Throwable> unexpected = unexpectedDeaths(e -> e instanceof Planned || e instanceof CreationFailed, () -> {
-      try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-unreplaced").poolSize(pool)
-          .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200)).onNewThread(failsTwice).build()) {
-        CountDownLatch ran = new CountDownLatch(tasks);
-        CountDownLatch gate = new CountDownLatch(1);
-        for (int i = 0; i < pool; i++) {
-          ex.execute(() -> {
-            try {
-              gate.await();
-            } catch (InterruptedException e) {
-              Thread.currentThread().interrupt();
-            }
-            ran.countDown();
-          });
-        }
-        for (int i = 0; i < throwing + plain; i++) {
-          ex.execute(i % 2 == 1 ? ran::countDown : () -> {
-            ran.countDown();
-            throw new Planned();
-          });
-        }
-        gate.countDown();
-        assertAllRan(ran, ex);
-        awaitQuiet(() -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
-        ExecutorSnapshot s = ex.snapshot();
-        assertEquals(tasks, s.completed(), s.toString());
-        assertEquals(throwing, s.failed(), s.toString());
-        assertEquals(pool, s.poolSize(), s.toString());
-        assertTrue(made.get() >= pool + 4, "two creations failed, then two succeeded: " + made.get());
-      }
-    });
+    Runnable failsTwice =
+        () -> {
+          int n = made.incrementAndGet();
+          // the two creations after the first threads fail: replacements of threads that died (or a
+          // tick's restarts), so the pool runs short, to no thread at all when both were
+          // replacements
+          if (n == pool + 1 || n == pool + 2) throw new CreationFailed();
+        };
+    List<Throwable> unexpected =
+        unexpectedDeaths(
+            e -> e instanceof Planned || e instanceof CreationFailed,
+            () -> {
+              try (MeasuredExecutor ex =
+                  MeasuredExecutor.builder()
+                      .name("t-unreplaced")
+                      .poolSize(pool)
+                      .tick(Duration.ofMillis(20))
+                      .window(Duration.ofMillis(200))
+                      .onNewThread(failsTwice)
+                      .build()) {
+                CountDownLatch ran = new CountDownLatch(tasks);
+                CountDownLatch gate = new CountDownLatch(1);
+                for (int i = 0; i < pool; i++) {
+                  ex.execute(() -> {
+                    try {
+                      gate.await();
+                    } catch (InterruptedException e) {
+                      Thread.currentThread().interrupt();
+                    }
+                    ran.countDown();
+                  });
+                }
+                for (int i = 0; i < throwing + plain; i++) {
+                  ex.execute(
+                      i % 2 == 1
+                          ? ran::countDown
+                          : () -> {
+                            ran.countDown();
+                            throw new Planned();
+                          });
+                }
+                gate.countDown();
+                assertAllRan(ran, ex);
+                awaitQuiet(
+                    () -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+                ExecutorSnapshot s = ex.snapshot();
+                assertEquals(tasks, s.completed(), s.toString());
+                assertEquals(throwing, s.failed(), s.toString());
+                assertEquals(pool, s.poolSize(), s.toString());
+                assertTrue(
+                    made.get() >= pool + 4,
+                    "two creations failed, then two succeeded: " + made.get());
+              }
+            });
     assertEquals(List.of(), unexpected);
   }
 
@@ -462,8 +531,12 @@ class MeasuredExecutorTest {
       TaskTimings i = new TaskTimings();
       r.harvestTimingsInto(i);
       assertEquals(1, i.timed);
-      assertEquals(TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
-      assertEquals(TimeUnit.HOURS.toMicros(1), i.response.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+      assertEquals(
+          TimeUnit.HOURS.toMicros(1), i.wait.getMaxValue(), TimeUnit.HOURS.toMicros(1) / 1000.0);
+      assertEquals(
+          TimeUnit.HOURS.toMicros(1),
+          i.response.getMaxValue(),
+          TimeUnit.HOURS.toMicros(1) / 1000.0);
     }
   }
 
@@ -475,11 +548,16 @@ class MeasuredExecutorTest {
   @Test
   void failedTicksAreCountedAndMeasuringGoesOn() throws Exception {
     var server = ManagementFactory.getPlatformMBeanServer();
-    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("t-tick-failures").poolSize(2)
-        .tick(Duration.ofMillis(20)).window(Duration.ofMillis(200))
-        .tickHook(() -> {
-          throw new IllegalStateException("planted tick failure");
-        }).build()) {
+    try (MeasuredExecutor ex =
+        MeasuredExecutor.builder()
+            .name("t-tick-failures")
+            .poolSize(2)
+            .tick(Duration.ofMillis(20))
+            .window(Duration.ofMillis(200))
+            .tickHook(() -> {
+              throw new IllegalStateException("planted tick failure");
+            })
+            .build()) {
       awaitQuiet(() -> ex.tickFailures() >= 3);
       assertTrue(ex.tickFailures() >= 3, "failed ticks counted: " + ex.tickFailures());
       assertEquals("planted tick failure", ex.lastTickFailure().getMessage());
@@ -492,11 +570,13 @@ class MeasuredExecutorTest {
       assertEquals(10, s.arrivals(), s.toString());
       assertTrue(s.tickFailures() >= 3, s.toString());
       assertTrue((long) server.getAttribute(ex.mxBeanName(), "TickFailures") >= 3);
-      assertTrue(((String) server.getAttribute(ex.mxBeanName(), "LastTickFailure")).contains("planted"));
+      assertTrue(
+          ((String) server.getAttribute(ex.mxBeanName(), "LastTickFailure")).contains("planted"));
       long failed = ex.tickFailures();
       // ticks go on (and go on failing): the window rotates the tasks out
       awaitQuiet(() -> ex.windowSnapshot().completed() == 0 && ex.tickFailures() > failed + 10);
-      assertEquals(0, ex.windowSnapshot().completed(), "the window moved on: " + ex.windowSnapshot());
+      assertEquals(
+          0, ex.windowSnapshot().completed(), "the window moved on: " + ex.windowSnapshot());
       assertTrue(ex.tickFailures() > failed + 10, "ticks went on: " + ex.tickFailures());
       assertEquals(10, ex.snapshot().completed(), "still counted since start");
     }

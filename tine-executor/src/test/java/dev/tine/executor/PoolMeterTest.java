@@ -26,14 +26,18 @@ class PoolMeterTest {
 
   /** A meter the test ticks itself: nothing happens behind its back. */
   static PoolMeterBuilder ownerTicked() {
-    return PoolMeter.builder().ownTicker(false).tick(Duration.ofMillis(100)).window(Duration.ofSeconds(1));
+    return PoolMeter.builder()
+        .ownTicker(false)
+        .tick(Duration.ofMillis(100))
+        .window(Duration.ofSeconds(1));
   }
 
   /** Wait, service and response from timestamps the test makes up (no clock involved). */
   @Test
   void waitAndServiceFromGivenTimestamps() {
     try (PoolMeter meter = ownerTicked().build()) {
-      for (int i = 0; i < 4; i++) assertNotEquals(PoolMeter.UNTIMED, meter.arrive(), "sampling 1: every arrival timed");
+      for (int i = 0; i < 4; i++)
+        assertNotEquals(PoolMeter.UNTIMED, meter.arrive(), "sampling 1: every arrival timed");
       meter.arrive();
       meter.reject();
       ThreadRecorder rec = meter.recorder();
@@ -119,13 +123,16 @@ class PoolMeterTest {
   /** Runs body on a new thread and waits for it to end, rethrowing what it threw. */
   static void onNewThread(String name, Runnable body) throws InterruptedException {
     AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread t = new Thread(() -> {
-      try {
-        body.run();
-      } catch (Throwable e) {
-        failure.set(e);
-      }
-    }, name);
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                body.run();
+              } catch (Throwable e) {
+                failure.set(e);
+              }
+            },
+            name);
     t.start();
     t.join();
     if (failure.get() != null) throw new AssertionError(failure.get());
@@ -143,49 +150,58 @@ class PoolMeterTest {
     try (PoolMeter meter = ownerTicked().build()) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong ticks = new AtomicLong();
-      Thread harvester = new Thread(() -> {
-        while (!stop.get()) {
-          meter.tick();
-          if (ticks.incrementAndGet() % 16 == 0) meter.windowSnapshot();
-        }
-      }, "harvester");
+      Thread harvester =
+          new Thread(
+              () -> {
+                while (!stop.get()) {
+                  meter.tick();
+                  if (ticks.incrementAndGet() % 16 == 0) meter.windowSnapshot();
+                }
+              },
+              "harvester");
       CountDownLatch go = new CountDownLatch(1);
       List<Thread> threads = new ArrayList<>();
       AtomicLong arrived = new AtomicLong(), rejected = new AtomicLong();
       AtomicLong completed = new AtomicLong(), failed = new AtomicLong(), timed = new AtomicLong();
       for (int k = 0; k < submitters; k++) {
-        threads.add(new Thread(() -> {
-          await(go);
-          long i = 0;
-          for (; ticks.get() < harvests; i++) {
-            meter.arrive();
-            if (i % 7 == 0) meter.reject();
-          }
-          arrived.addAndGet(i);
-          rejected.addAndGet((i + 6) / 7);
-        }, "submitter-" + k));
+        threads.add(
+            new Thread(
+                () -> {
+                  await(go);
+                  long i = 0;
+                  for (; ticks.get() < harvests; i++) {
+                    meter.arrive();
+                    if (i % 7 == 0) meter.reject();
+                  }
+                  arrived.addAndGet(i);
+                  rejected.addAndGet((i + 6) / 7);
+                },
+                "submitter-" + k));
       }
       for (int k = 0; k < workers; k++) {
         boolean release = k % 2 == 0; // the others end without releasing: dropped by a harvest
-        threads.add(new Thread(() -> {
-          ThreadRecorder rec = meter.recorder();
-          await(go);
-          long t0 = 1_000 * MS, i = 0, n = 0, f = 0;
-          for (; ticks.get() < harvests; i++) {
-            boolean fails = i % 5 == 0;
-            if (fails) f++;
-            if (i % 3 == 0) {
-              rec.record(t0, t0 + MS, t0 + 3 * MS, fails); // wait 1 ms, service 2 ms
-              n++;
-            } else {
-              rec.record(PoolMeter.UNTIMED, PoolMeter.UNTIMED, PoolMeter.UNTIMED, fails);
-            }
-          }
-          completed.addAndGet(i);
-          failed.addAndGet(f);
-          timed.addAndGet(n);
-          if (release) meter.release(rec);
-        }, "worker-" + k));
+        threads.add(
+            new Thread(
+                () -> {
+                  ThreadRecorder rec = meter.recorder();
+                  await(go);
+                  long t0 = 1_000 * MS, i = 0, n = 0, f = 0;
+                  for (; ticks.get() < harvests; i++) {
+                    boolean fails = i % 5 == 0;
+                    if (fails) f++;
+                    if (i % 3 == 0) {
+                      rec.record(t0, t0 + MS, t0 + 3 * MS, fails); // wait 1 ms, service 2 ms
+                      n++;
+                    } else {
+                      rec.record(PoolMeter.UNTIMED, PoolMeter.UNTIMED, PoolMeter.UNTIMED, fails);
+                    }
+                  }
+                  completed.addAndGet(i);
+                  failed.addAndGet(f);
+                  timed.addAndGet(n);
+                  if (release) meter.release(rec);
+                },
+                "worker-" + k));
       }
       harvester.start();
       for (Thread t : threads) t.start();
@@ -226,12 +242,14 @@ class PoolMeterTest {
   void aDeadThreadsRecorderIsDroppedAtTheNextTickAndItsFiguresKept() throws Exception {
     try (PoolMeter meter = ownerTicked().build()) {
       ThreadRecorder[] held = new ThreadRecorder[1];
-      onNewThread("short-lived", () -> {
-        ThreadRecorder rec = meter.recorder();
-        rec.record(10 * MS, 12 * MS, 19 * MS, false);
-        rec.record(PoolMeter.UNTIMED, 0, 0, true);
-        held[0] = rec;
-      });
+      onNewThread(
+          "short-lived",
+          () -> {
+            ThreadRecorder rec = meter.recorder();
+            rec.record(10 * MS, 12 * MS, 19 * MS, false);
+            rec.record(PoolMeter.UNTIMED, 0, 0, true);
+            held[0] = rec;
+          });
       ThreadRecorder live = meter.recorder(); // this thread's: alive, must stay
       assertEquals(2, meter.recorderCount());
       meter.tick();
@@ -249,8 +267,8 @@ class PoolMeterTest {
   }
 
   /**
-   * Sampling 1 in 4: about a quarter of the arrivals are timed, every one is counted, and the
-   * means come from the timed tasks only.
+   * Sampling 1 in 4: about a quarter of the arrivals are timed, every one is counted, and the means
+   * come from the timed tasks only.
    */
   @Test
   void samplingTimesSomeTasksAndCountsAll() throws Exception {
@@ -259,19 +277,20 @@ class PoolMeterTest {
       AtomicLong timed = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
       for (int k = 0; k < threads; k++) {
-        ts.add(new Thread(() -> {
-          ThreadRecorder rec = meter.recorder();
-          for (int i = 0; i < each; i++) {
-            long arrival = meter.arrive();
-            if (arrival != PoolMeter.UNTIMED) {
-              timed.incrementAndGet();
-              rec.record(arrival, arrival + 4 * MS, arrival + 9 * MS, false); // made-up times
-            } else {
-              rec.record(arrival, 0, 999 * MS, false); // must not count as a time
-            }
-          }
-          meter.release(rec);
-        }));
+        ts.add(
+            new Thread(() -> {
+              ThreadRecorder rec = meter.recorder();
+              for (int i = 0; i < each; i++) {
+                long arrival = meter.arrive();
+                if (arrival != PoolMeter.UNTIMED) {
+                  timed.incrementAndGet();
+                  rec.record(arrival, arrival + 4 * MS, arrival + 9 * MS, false); // made-up times
+                } else {
+                  rec.record(arrival, 0, 999 * MS, false); // must not count as a time
+                }
+              }
+              meter.release(rec);
+            }));
       }
       for (Thread t : ts) t.start();
       for (Thread t : ts) t.join();
@@ -288,7 +307,10 @@ class PoolMeterTest {
     }
   }
 
-  /** Real clocks: a task that waited about 30 ms and ran about 20 ms (bounds generous below, loose above). */
+  /**
+   * Real clocks: a task that waited about 30 ms and ran about 20 ms (bounds generous below, loose
+   * above).
+   */
   @Test
   void waitAndServiceFromTheClock() throws Exception {
     try (PoolMeter meter = ownerTicked().build()) {
@@ -310,9 +332,12 @@ class PoolMeterTest {
   void failedTicksAreCountedAndTheMeterKeepsMeasuring() {
     AtomicInteger failuresLeft = new AtomicInteger(2);
     IllegalStateException planted = new IllegalStateException("planted tick failure");
-    try (PoolMeter meter = ownerTicked().onTick(m -> {
-      if (failuresLeft.getAndDecrement() > 0) throw planted;
-    }).build()) {
+    try (PoolMeter meter =
+        ownerTicked()
+            .onTick(m -> {
+              if (failuresLeft.getAndDecrement() > 0) throw planted;
+            })
+            .build()) {
       ThreadRecorder rec = meter.recorder();
       rec.record(PoolMeter.UNTIMED, 0, 0, false);
       meter.tick();
@@ -324,17 +349,24 @@ class PoolMeterTest {
       rec.record(PoolMeter.UNTIMED, 0, 0, false);
       meter.tick(); // succeeds
       assertEquals(2, meter.tickFailures());
-      assertEquals(2, meter.recentSnapshot(1).completed(), "the last tick harvested the new records");
+      assertEquals(
+          2, meter.recentSnapshot(1).completed(), "the last tick harvested the new records");
       assertEquals(3, meter.snapshot().completed());
     }
   }
 
-  /** The meter's own ticker survives failing ticks (a periodic task that throws is never run again). */
+  /**
+   * The meter's own ticker survives failing ticks (a periodic task that throws is never run again).
+   */
   @Test
   void theOwnTickerKeepsTickingThroughFailures() throws Exception {
-    try (PoolMeter meter = PoolMeter.builder().tick(Duration.ofMillis(10)).onTick(m -> {
-      throw new IllegalStateException("planted");
-    }).build()) {
+    try (PoolMeter meter =
+        PoolMeter.builder()
+            .tick(Duration.ofMillis(10))
+            .onTick(m -> {
+              throw new IllegalStateException("planted");
+            })
+            .build()) {
       assertNull(meter.lastTickFailure());
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (meter.tickFailures() < 5 && System.nanoTime() < deadline) Thread.sleep(5);
@@ -350,28 +382,37 @@ class PoolMeterTest {
     if (!threads.isThreadCpuTimeSupported() || !threads.isThreadCpuTimeEnabled()) return;
     try (PoolMeter meter = ownerTicked().processors(1).build()) {
       long[] burned = new long[1];
-      onNewThread("burner", () -> {
-        ThreadRecorder rec = meter.recorder();
-        long from = threads.getCurrentThreadCpuTime();
-        long x = 0;
-        while (threads.getCurrentThreadCpuTime() - from < 30 * MS) x += System.nanoTime() & 1;
-        rec.record(PoolMeter.UNTIMED, 0, x, false);
-        burned[0] = threads.getCurrentThreadCpuTime() - from;
-        meter.release(rec); // on the thread: its CPU time is read up to here
-      });
+      onNewThread(
+          "burner",
+          () -> {
+            ThreadRecorder rec = meter.recorder();
+            long from = threads.getCurrentThreadCpuTime();
+            long x = 0;
+            while (threads.getCurrentThreadCpuTime() - from < 30 * MS) x += System.nanoTime() & 1;
+            rec.record(PoolMeter.UNTIMED, 0, x, false);
+            burned[0] = threads.getCurrentThreadCpuTime() - from;
+            meter.release(rec); // on the thread: its CPU time is read up to here
+          });
       ExecutorSnapshot s = meter.snapshot();
       double cpuNanos = s.poolCpuUtilization() * s.seconds() * 1e9; // processors(1)
-      assertTrue(cpuNanos >= 0.95 * burned[0], "pool CPU " + cpuNanos / 1e6 + " ms, burned " + burned[0] / 1e6 + " ms");
+      assertTrue(
+          cpuNanos >= 0.95 * burned[0],
+          "pool CPU " + cpuNanos / 1e6 + " ms, burned " + burned[0] / 1e6 + " ms");
       assertTrue(s.poolCpuPerTaskMs() >= 25, s.toString());
     }
   }
 
-  /** A gauge that throws costs the submitter nothing but a queue sample, and a snapshot that figure. */
+  /**
+   * A gauge that throws costs the submitter nothing but a queue sample, and a snapshot that figure.
+   */
   @Test
   void aThrowingGaugeFailsNeitherArrivalsNorSnapshots() {
-    PoolMeter.Gauges broken = PoolMeter.Gauges.of(() -> 1, () -> {
-      throw new IllegalStateException("broken gauge");
-    });
+    PoolMeter.Gauges broken =
+        PoolMeter.Gauges.of(
+            () -> 1,
+            () -> {
+              throw new IllegalStateException("broken gauge");
+            });
     try (PoolMeter meter = ownerTicked().gauges(broken).build()) {
       for (int i = 0; i < 100; i++) meter.arrive();
       meter.completed(false);

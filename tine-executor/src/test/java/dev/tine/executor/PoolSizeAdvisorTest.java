@@ -36,7 +36,9 @@ class PoolSizeAdvisorTest {
 
   @Test
   void recommendsTenForP90Under10ms() {
-    var r = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 1000));
+    var r =
+        PoolSizeAdvisor.advise(
+            new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 1000));
     assertEquals(10, r.poolSize());
     String text = r.toString();
     assertTrue(text.startsWith("recommended pool size: 10"), text);
@@ -45,29 +47,48 @@ class PoolSizeAdvisorTest {
 
   @Test
   void utilizationTargetWithoutWaitTarget() {
-    var r = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 1000));
+    var r =
+        PoolSizeAdvisor.advise(
+            new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 1000));
     assertEquals(10, r.poolSize()); // ceil(8 / 0.8)
   }
 
   @Test
   void goetzAndCpuCheck() {
-    // 100/s × 1 ms CPU of a 10 ms service on 2 cores: 0.1 cores of CPU; Goetz 2 × 0.8 × (1 + 9) = 16
-    var r = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(100, 10, 1, 2, 0.8, Double.NaN, Double.NaN, 1000));
+    // 100/s × 1 ms CPU of a 10 ms service on 2 cores: 0.1 cores of CPU; Goetz 2 × 0.8 × (1 + 9) =
+    // 16
+    var r =
+        PoolSizeAdvisor.advise(
+            new PoolSizeAdvisor.Inputs(100, 10, 1, 2, 0.8, Double.NaN, Double.NaN, 1000));
     assertEquals(16.0, (Double) r.figures().get("goetz_size"), 1e-9);
     assertEquals(0.1, (Double) r.figures().get("cpu_demand_cores"), 1e-9);
     // 800/s × 5 ms CPU = 4 cores needed on 2: infeasible at any size
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(800, 10, 5, 2, 0.8, Double.NaN, Double.NaN, 1000)));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PoolSizeAdvisor.advise(
+                    new PoolSizeAdvisor.Inputs(800, 10, 5, 2, 0.8, Double.NaN, Double.NaN, 1000)));
     assertTrue(e.getMessage().contains("CPU"), e.getMessage());
   }
 
   @Test
   void badInputIsRejectedWithAMessage() {
-    assertThrows(IllegalArgumentException.class, () -> new PoolSizeAdvisor.Inputs(-1, 10, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 10));
-    assertThrows(IllegalArgumentException.class, () -> new PoolSizeAdvisor.Inputs(800, 0, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 10));
-    assertThrows(IllegalArgumentException.class, () -> new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, Double.NaN, 10));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 9)));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new PoolSizeAdvisor.Inputs(-1, 10, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 10));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new PoolSizeAdvisor.Inputs(800, 0, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 10));
+    assertThrows(
+        IllegalArgumentException.class,
+        () -> new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, Double.NaN, 10));
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                PoolSizeAdvisor.advise(
+                    new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 9)));
     assertTrue(e.getMessage().contains("no pool size up to 9"), e.getMessage());
   }
 }

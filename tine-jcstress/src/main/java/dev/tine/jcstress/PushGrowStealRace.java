@@ -13,14 +13,18 @@ import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.II_Result;
 
 /**
- * {@link PushPopStealRace} with two actors, so that it runs on a 2-CPU machine: from one element
- * in a capacity-2 ring, the owner pushes a second (growing the ring) and pops twice while one
- * thief steals twice. Every element (1 and 2) ends up in exactly one place: r1 is the owner's
- * bitmask of elements taken, r2 the thief's.
+ * {@link PushPopStealRace} with two actors, so that it runs on a 2-CPU machine: from one element in
+ * a capacity-2 ring, the owner pushes a second (growing the ring) and pops twice while one thief
+ * steals twice. Every element (1 and 2) ends up in exactly one place: r1 is the owner's bitmask of
+ * elements taken, r2 the thief's.
  */
 @JCStressTest
-@Description("push (with growth), two pops, two steals by one thief: each element taken exactly once")
-@Outcome(id = {"3, 0", "1, 2", "2, 1", "0, 3"}, expect = ACCEPTABLE, desc = "each element taken once")
+@Description(
+    "push (with growth), two pops, two steals by one thief: each element taken exactly once")
+@Outcome(
+    id = {"3, 0", "1, 2", "2, 1", "0, 3"},
+    expect = ACCEPTABLE,
+    desc = "each element taken once")
 @Outcome(expect = FORBIDDEN, desc = "an element lost or taken twice")
 @State
 public class PushGrowStealRace {

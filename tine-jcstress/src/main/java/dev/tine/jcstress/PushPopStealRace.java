@@ -1,5 +1,8 @@
 package dev.tine.jcstress;
 
+import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
+import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
+
 import dev.tine.deque.WorkDeque;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Arbiter;
@@ -9,21 +12,20 @@ import org.openjdk.jcstress.annotations.Outcome;
 import org.openjdk.jcstress.annotations.State;
 import org.openjdk.jcstress.infra.results.III_Result;
 
-import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
-import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
-
 /**
- * The owner pushes a second element and pops twice while two thieves steal once each, starting
- * from one element in a capacity-2 ring (so the push grows it). Every element (1 and 2) ends up
- * in exactly one place: r1 is the owner's bitmask of elements taken, r2 and r3 the thieves'.
+ * The owner pushes a second element and pops twice while two thieves steal once each, starting from
+ * one element in a capacity-2 ring (so the push grows it). Every element (1 and 2) ends up in
+ * exactly one place: r1 is the owner's bitmask of elements taken, r2 and r3 the thieves'.
  *
  * <p>Three actors need three CPUs: on a 2-CPU machine jcstress prints "No scheduling is possible"
  * and skips this test (exit 0). {@link PushGrowStealRace} covers the same race with two actors.
  */
 @JCStressTest
 @Description("push (with growth), two pops and two steals: each element taken exactly once")
-@Outcome(id = {"3, 0, 0", "1, 2, 0", "1, 0, 2", "2, 1, 0", "2, 0, 1", "0, 1, 2", "0, 2, 1"},
-    expect = ACCEPTABLE, desc = "each element taken once")
+@Outcome(
+    id = {"3, 0, 0", "1, 2, 0", "1, 0, 2", "2, 1, 0", "2, 0, 1", "0, 1, 2", "0, 2, 1"},
+    expect = ACCEPTABLE,
+    desc = "each element taken once")
 @Outcome(expect = FORBIDDEN, desc = "an element lost or taken twice")
 @State
 public class PushPopStealRace {

@@ -23,8 +23,8 @@ import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
 /**
- * What measuring costs: throughput of short tasks through a plain ThreadPoolExecutor and through
- * a MeasuredExecutor on the same pool size and queue. Each invocation submits 1000 tasks of about
+ * What measuring costs: throughput of short tasks through a plain ThreadPoolExecutor and through a
+ * MeasuredExecutor on the same pool size and queue. Each invocation submits 1000 tasks of about
  * {@code work} Blackhole tokens (about 1 µs at 500, 10 µs at 5000) and waits for all of them.
  *
  * <pre>
@@ -50,9 +50,17 @@ public class ExecutorBench {
 
   @Setup(Level.Trial)
   public void setUp() {
-    plain = new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
-    measured = MeasuredExecutor.builder().name("jmh").poolSize(threads).registerMXBean(false).build();
-    sampled = MeasuredExecutor.builder().name("jmh-sampled").poolSize(threads).sampling(16).registerMXBean(false).build();
+    plain =
+        new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    measured =
+        MeasuredExecutor.builder().name("jmh").poolSize(threads).registerMXBean(false).build();
+    sampled =
+        MeasuredExecutor.builder()
+            .name("jmh-sampled")
+            .poolSize(threads)
+            .sampling(16)
+            .registerMXBean(false)
+            .build();
   }
 
   @TearDown(Level.Trial)

@@ -1,8 +1,8 @@
 package dev.tine.jmh;
 
 import dev.tine.Task;
-import dev.tine.bench.programs.Fib;
 import dev.tine.WorkStealingPool;
+import dev.tine.bench.programs.Fib;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -21,12 +21,12 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * The cost of one fork+join, per join: each benchmark computes fib(25) forking at every call
- * (seed 000's programs 1 and 2 and the {@code Tine.joinLong} fib, from the bench's {@code Fib})
- * (121,392 joins) inside a pool of {@code parallelism} workers, and JMH divides by the number of
- * joins ({@link OperationsPerInvocation}). {@code seq} is the same recursion without forks, so
- * "added per join" is {@code X - seq}. With {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes
- * per join: the one Task that pool.invoke needs per tree is 1/121,392 of it.
+ * The cost of one fork+join, per join: each benchmark computes fib(25) forking at every call (seed
+ * 000's programs 1 and 2 and the {@code Tine.joinLong} fib, from the bench's {@code Fib}) (121,392
+ * joins) inside a pool of {@code parallelism} workers, and JMH divides by the number of joins
+ * ({@link OperationsPerInvocation}). {@code seq} is the same recursion without forks, so "added per
+ * join" is {@code X - seq}. With {@code -prof gc}, {@code gc.alloc.rate.norm} is bytes per join:
+ * the one Task that pool.invoke needs per tree is 1/121,392 of it.
  *
  * <pre>
  * java -jar tine-jmh/target/benchmarks.jar JoinBench -prof gc
@@ -37,7 +37,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xss16m"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xss16m"})
 public class JoinBench {
   static final int N = 25;
   static final int JOINS = 121_392; // fib(26) - 1 internal nodes of fib(25)

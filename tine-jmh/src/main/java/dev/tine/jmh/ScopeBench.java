@@ -21,8 +21,8 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The cost of one unpromoted join, per join, for the three join forms on the same recursion,
- * fib(25) forking at every call (121,392 joins), in a pool of {@code parallelism} workers:
- * {@code scope} ({@code dev.tine.Scope#joinLong}, the scope passed down as a parameter), {@code
+ * fib(25) forking at every call (121,392 joins), in a pool of {@code parallelism} workers: {@code
+ * scope} ({@code dev.tine.Scope#joinLong}, the scope passed down as a parameter), {@code
  * threadLocal} ({@code Tine.joinLong}, which looks the worker up per join) and {@code seq} (plain
  * recursion). "Added per join" is {@code X - seq}. {@code -prof gc} gives bytes per join.
  *
@@ -35,7 +35,9 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 3, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 1, jvmArgsAppend = {"-Xss16m"})
+@Fork(
+    value = 1,
+    jvmArgsAppend = {"-Xss16m"})
 public class ScopeBench {
   static final int N = 25;
   static final int JOINS = 121_392;
@@ -60,11 +62,15 @@ public class ScopeBench {
   }
 
   static long scopeFib(dev.tine.Scope s, int n) {
-    return n < 2 ? n : s.joinLong(ScopeBench::scopeFib, n - 1, ScopeBench::scopeFib, n - 2, Long::sum);
+    return n < 2
+        ? n
+        : s.joinLong(ScopeBench::scopeFib, n - 1, ScopeBench::scopeFib, n - 2, Long::sum);
   }
 
   static long tineFib(int n) {
-    return n < 2 ? n : Tine.joinLong(ScopeBench::tineFib, n - 1, ScopeBench::tineFib, n - 2, Long::sum);
+    return n < 2
+        ? n
+        : Tine.joinLong(ScopeBench::tineFib, n - 1, ScopeBench::tineFib, n - 2, Long::sum);
   }
 
   @Benchmark

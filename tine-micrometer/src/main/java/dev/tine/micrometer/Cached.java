@@ -8,8 +8,8 @@ import java.util.function.Function;
  * reads many meters of one pool, and each read of a snapshot costs (a pool's {@code stats()} asks
  * the ThreadMXBean about every worker; an executor's {@code snapshot()} merges histograms).
  *
- * <p>Holds the value only, never the source, so a meter's weak reference to its pool still lets
- * the pool be collected.
+ * <p>Holds the value only, never the source, so a meter's weak reference to its pool still lets the
+ * pool be collected.
  */
 final class Cached<T, V> {
   private final Function<? super T, ? extends V> read;

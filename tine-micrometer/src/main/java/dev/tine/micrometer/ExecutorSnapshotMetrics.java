@@ -18,16 +18,16 @@ import java.util.function.Function;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Meters for any pool that describes itself with {@link ExecutorSnapshot}s: a
- * {@link MeasuredExecutor} ({@link #of(MeasuredExecutor)}), or another source, such as a pool
- * measured by an agent, through {@link #builder}: a source object, the function that reads its
- * figures since start, and optionally its sliding-window figures and a few live gauges.
+ * Meters for any pool that describes itself with {@link ExecutorSnapshot}s: a {@link
+ * MeasuredExecutor} ({@link #of(MeasuredExecutor)}), or another source, such as a pool measured by
+ * an agent, through {@link #builder}: a source object, the function that reads its figures since
+ * start, and optionally its sliding-window figures and a few live gauges.
  *
- * <p>Names follow Micrometer's executor meters where one exists: {@code executor.completed},
- * {@code executor.queued}, {@code executor.active}, {@code executor.pool.size},
- * {@code executor.pool.core}, {@code executor.pool.max}, the queue-wait timer
- * {@code executor.idle} and the run-time timer {@code executor}; the rest are named in the same
- * style, with base units. Every meter is tagged {@code name} and {@code type}, plus any tags given.
+ * <p>Names follow Micrometer's executor meters where one exists: {@code executor.completed}, {@code
+ * executor.queued}, {@code executor.active}, {@code executor.pool.size}, {@code
+ * executor.pool.core}, {@code executor.pool.max}, the queue-wait timer {@code executor.idle} and
+ * the run-time timer {@code executor}; the rest are named in the same style, with base units. Every
+ * meter is tagged {@code name} and {@code type}, plus any tags given.
  *
  * <table>
  *   <caption>Meters</caption>
@@ -76,11 +76,10 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
   }
 
   /**
-   * Meters for a {@link MeasuredExecutor}: its {@code snapshot()} since start, its
-   * {@code windowSnapshot()} for the window figures, {@code poolSize()} as
-   * {@code executor.pool.core}, and {@code executor.active} estimated as accepted − completed −
-   * queued tasks (every accepted task is completed, running or queued). Tagged with the
-   * executor's name and {@code type=measured}.
+   * Meters for a {@link MeasuredExecutor}: its {@code snapshot()} since start, its {@code
+   * windowSnapshot()} for the window figures, {@code poolSize()} as {@code executor.pool.core}, and
+   * {@code executor.active} estimated as accepted − completed − queued tasks (every accepted task
+   * is completed, running or queued). Tagged with the executor's name and {@code type=measured}.
    *
    * @param executor the executor to measure
    * @return its binder
@@ -96,11 +95,13 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
    * @param tags extra tags for every meter
    * @return its binder
    */
-  public static ExecutorSnapshotMetrics<MeasuredExecutor> of(MeasuredExecutor executor, Iterable<Tag> tags) {
-    Builder<MeasuredExecutor> b = builder(executor.name(), MEASURED_TYPE, executor, MeasuredExecutor::snapshot)
-        .window(MeasuredExecutor::windowSnapshot)
-        .poolCore(MeasuredExecutor::poolSize)
-        .tags(tags);
+  public static ExecutorSnapshotMetrics<MeasuredExecutor> of(
+      MeasuredExecutor executor, Iterable<Tag> tags) {
+    Builder<MeasuredExecutor> b =
+        builder(executor.name(), MEASURED_TYPE, executor, MeasuredExecutor::snapshot)
+            .window(MeasuredExecutor::windowSnapshot)
+            .poolCore(MeasuredExecutor::poolSize)
+            .tags(tags);
     return b.build();
   }
 
@@ -115,8 +116,8 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
    * @param <T> the type of the source
    * @return a builder
    */
-  public static <T> Builder<T> builder(String name, String type, T source,
-      Function<? super T, ExecutorSnapshot> sinceStart) {
+  public static <T> Builder<T> builder(
+      String name, String type, T source, Function<? super T, ExecutorSnapshot> sinceStart) {
     return new Builder<>(name, type, source, sinceStart);
   }
 
@@ -137,7 +138,8 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
     private Tags tags = Tags.empty();
     private Duration maxAge = Duration.ofSeconds(1);
 
-    private Builder(String name, String type, T source, Function<? super T, ExecutorSnapshot> sinceStart) {
+    private Builder(
+        String name, String type, T source, Function<? super T, ExecutorSnapshot> sinceStart) {
       this.name = Objects.requireNonNull(name, "name");
       this.type = Objects.requireNonNull(type, "type");
       this.source = Objects.requireNonNull(source, "source");
@@ -179,7 +181,8 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
 
     /**
      * {@code executor.active}: threads running tasks now. If not given, it is estimated from the
-     * since-start figures as accepted − completed − queued tasks (see {@link #of(MeasuredExecutor)}).
+     * since-start figures as accepted − completed − queued tasks (see {@link
+     * #of(MeasuredExecutor)}).
      *
      * @param active reads it from the source
      * @return this builder
@@ -201,8 +204,8 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
     }
 
     /**
-     * How old a snapshot may be before a meter reads a new one (default 1 s;
-     * {@link Duration#ZERO}: never reused).
+     * How old a snapshot may be before a meter reads a new one (default 1 s; {@link Duration#ZERO}:
+     * never reused).
      *
      * @param maxAge the age
      * @return this builder
@@ -226,55 +229,121 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
   public void bindTo(MeterRegistry registry) {
     Tags tags = Tags.of("name", b.name, "type", b.type).and(b.tags);
     Cached<T, ExecutorSnapshot> total = new Cached<>(b.sinceStart, b.maxAge);
-    Cached<T, ExecutorSnapshot> window = b.window == null ? total : new Cached<>(b.window, b.maxAge);
+    Cached<T, ExecutorSnapshot> window =
+        b.window == null ? total : new Cached<>(b.window, b.maxAge);
     T s = b.source;
 
-    counter(registry, tags, "executor.completed", "Tasks that finished, normally or not",
+    counter(
+        registry,
+        tags,
+        "executor.completed",
+        "Tasks that finished, normally or not",
         t -> total.get(t).completed());
     counter(registry, tags, "executor.failed", "Tasks that threw", t -> total.get(t).failed());
-    counter(registry, tags, "executor.rejected",
-        "Tasks refused (bounded queue full, or shut down)", t -> total.get(t).rejected());
+    counter(
+        registry,
+        tags,
+        "executor.rejected",
+        "Tasks refused (bounded queue full, or shut down)",
+        t -> total.get(t).rejected());
 
-    FunctionTimer.builder("executor.idle", s, t -> total.get(t).completed(),
-            t -> total.get(t).avgWaitMs() * total.get(t).completed(), TimeUnit.MILLISECONDS)
-        .tags(tags).description("Time tasks waited in the queue before they ran")
+    FunctionTimer.builder(
+            "executor.idle",
+            s,
+            t -> total.get(t).completed(),
+            t -> total.get(t).avgWaitMs() * total.get(t).completed(),
+            TimeUnit.MILLISECONDS)
+        .tags(tags)
+        .description("Time tasks waited in the queue before they ran")
         .register(registry);
-    FunctionTimer.builder("executor", s, t -> total.get(t).completed(),
-            t -> total.get(t).avgServiceMs() * total.get(t).completed(), TimeUnit.MILLISECONDS)
-        .tags(tags).description("Time tasks ran (service time)")
+    FunctionTimer.builder(
+            "executor",
+            s,
+            t -> total.get(t).completed(),
+            t -> total.get(t).avgServiceMs() * total.get(t).completed(),
+            TimeUnit.MILLISECONDS)
+        .tags(tags)
+        .description("Time tasks ran (service time)")
         .register(registry);
 
-    gauge(registry, tags, "executor.queued", BaseUnits.TASKS, "Tasks in the queue",
+    gauge(
+        registry,
+        tags,
+        "executor.queued",
+        BaseUnits.TASKS,
+        "Tasks in the queue",
         t -> total.get(t).queueLength());
-    gauge(registry, tags, "executor.pool.size", BaseUnits.THREADS, "Worker threads",
+    gauge(
+        registry,
+        tags,
+        "executor.pool.size",
+        BaseUnits.THREADS,
+        "Worker threads",
         t -> total.get(t).poolSize());
     if (b.poolCore != null) {
-      gauge(registry, tags, "executor.pool.core", BaseUnits.THREADS, "Threads the pool keeps", b.poolCore);
+      gauge(
+          registry,
+          tags,
+          "executor.pool.core",
+          BaseUnits.THREADS,
+          "Threads the pool keeps",
+          b.poolCore);
     }
     if (b.poolMax != null) {
-      gauge(registry, tags, "executor.pool.max", BaseUnits.THREADS, "Most threads the pool may have", b.poolMax);
+      gauge(
+          registry,
+          tags,
+          "executor.pool.max",
+          BaseUnits.THREADS,
+          "Most threads the pool may have",
+          b.poolMax);
     }
-    ToDoubleFunction<? super T> active = b.active != null ? b.active : t -> activeEstimate(total.get(t));
+    ToDoubleFunction<? super T> active =
+        b.active != null ? b.active : t -> activeEstimate(total.get(t));
     gauge(registry, tags, "executor.active", BaseUnits.THREADS, "Threads running tasks", active);
 
-    gauge(registry, tags, "executor.littles.l", BaseUnits.TASKS,
+    gauge(
+        registry,
+        tags,
+        "executor.littles.l",
+        BaseUnits.TASKS,
         "Little's law over the window: throughput x mean response time, the mean number of tasks"
             + " in the executor (queued and running)",
         t -> window.get(t).littlesL());
-    gauge(registry, tags, "executor.dead.time", "ratio",
+    gauge(
+        registry,
+        tags,
+        "executor.dead.time",
+        "ratio",
         "Over the window: time tasks waited / (waited + ran), 0..1",
         t -> window.get(t).deadTimeRatio());
 
     for (double phi : PHIS) {
       Tags q = tags.and("phi", Double.toString(phi));
-      timeGauge(registry, q, "executor.idle.percentile", "Queue wait over the window, percentile phi",
+      timeGauge(
+          registry,
+          q,
+          "executor.idle.percentile",
+          "Queue wait over the window, percentile phi",
           t -> waitPercentile(window.get(t), phi));
-      timeGauge(registry, q, "executor.percentile", "Service time over the window, percentile phi",
+      timeGauge(
+          registry,
+          q,
+          "executor.percentile",
+          "Service time over the window, percentile phi",
           t -> servicePercentile(window.get(t), phi));
     }
-    timeGauge(registry, tags, "executor.idle.max", "Longest queue wait over the window",
+    timeGauge(
+        registry,
+        tags,
+        "executor.idle.max",
+        "Longest queue wait over the window",
         t -> window.get(t).maxWaitMs());
-    timeGauge(registry, tags, "executor.max", "Longest service time over the window",
+    timeGauge(
+        registry,
+        tags,
+        "executor.max",
+        "Longest service time over the window",
         t -> window.get(t).maxServiceMs());
   }
 
@@ -292,21 +361,34 @@ public final class ExecutorSnapshotMetrics<T> implements MeterBinder {
     return phi == 0.5 ? s.p50ServiceMs() : phi == 0.9 ? s.p90ServiceMs() : s.p99ServiceMs();
   }
 
-  private void counter(MeterRegistry registry, Tags tags, String name, String description,
-      ToDoubleFunction<T> f) {
-    FunctionCounter.builder(name, b.source, f).tags(tags).baseUnit(BaseUnits.TASKS)
-        .description(description).register(registry);
+  private void counter(
+      MeterRegistry registry, Tags tags, String name, String description, ToDoubleFunction<T> f) {
+    FunctionCounter.builder(name, b.source, f)
+        .tags(tags)
+        .baseUnit(BaseUnits.TASKS)
+        .description(description)
+        .register(registry);
   }
 
-  private void gauge(MeterRegistry registry, Tags tags, String name, String unit, String description,
+  private void gauge(
+      MeterRegistry registry,
+      Tags tags,
+      String name,
+      String unit,
+      String description,
       ToDoubleFunction<? super T> f) {
-    Gauge.builder(name, b.source, f::applyAsDouble).tags(tags).baseUnit(unit)
-        .description(description).register(registry);
+    Gauge.builder(name, b.source, f::applyAsDouble)
+        .tags(tags)
+        .baseUnit(unit)
+        .description(description)
+        .register(registry);
   }
 
-  private void timeGauge(MeterRegistry registry, Tags tags, String name, String description,
-      ToDoubleFunction<T> f) {
-    TimeGauge.builder(name, b.source, TimeUnit.MILLISECONDS, f).tags(tags).description(description)
+  private void timeGauge(
+      MeterRegistry registry, Tags tags, String name, String description, ToDoubleFunction<T> f) {
+    TimeGauge.builder(name, b.source, TimeUnit.MILLISECONDS, f)
+        .tags(tags)
+        .description(description)
         .register(registry);
   }
 }

@@ -14,11 +14,11 @@ import java.util.Objects;
 import java.util.function.ToDoubleFunction;
 
 /**
- * Meters for a {@link WorkStealingPool}, named as Micrometer names a {@code ForkJoinPool}'s
- * ({@code executor.steals}, {@code executor.queued}, {@code executor.active},
- * {@code executor.parallelism}, {@code executor.pool.size}) and a {@code ThreadPoolExecutor}'s
- * ({@code executor.completed}), plus Tine's own counters in the same style. Every meter is tagged
- * {@code name} (the pool's name) and {@code type=work-stealing}, plus any tags given.
+ * Meters for a {@link WorkStealingPool}, named as Micrometer names a {@code ForkJoinPool}'s ({@code
+ * executor.steals}, {@code executor.queued}, {@code executor.active}, {@code executor.parallelism},
+ * {@code executor.pool.size}) and a {@code ThreadPoolExecutor}'s ({@code executor.completed}), plus
+ * Tine's own counters in the same style. Every meter is tagged {@code name} (the pool's name) and
+ * {@code type=work-stealing}, plus any tags given.
  *
  * <table>
  *   <caption>Meters</caption>
@@ -42,9 +42,9 @@ import java.util.function.ToDoubleFunction;
  * </table>
  *
  * <p>The counters come from one {@link WorkStealingPool#stats()} per {@code maxAge} (default 1 s),
- * shared by all of them; they count from the pool's start or its last
- * {@link WorkStealingPool#resetStats()}, which a monitoring system sees as a counter reset. The
- * meters hold the pool weakly, as Micrometer's own binders do.
+ * shared by all of them; they count from the pool's start or its last {@link
+ * WorkStealingPool#resetStats()}, which a monitoring system sees as a counter reset. The meters
+ * hold the pool weakly, as Micrometer's own binders do.
  */
 public final class WorkStealingPoolMetrics implements MeterBinder {
   /** The {@code type} tag's value. */
@@ -74,8 +74,8 @@ public final class WorkStealingPoolMetrics implements MeterBinder {
   }
 
   /**
-   * Meters for {@code pool}; the counters read one {@code stats()} snapshot at most once per
-   * {@code maxAge} ({@link Duration#ZERO}: at every read).
+   * Meters for {@code pool}; the counters read one {@code stats()} snapshot at most once per {@code
+   * maxAge} ({@link Duration#ZERO}: at every read).
    *
    * @param pool the pool to measure
    * @param tags extra tags for every meter
@@ -90,43 +90,97 @@ public final class WorkStealingPoolMetrics implements MeterBinder {
   @Override
   public void bindTo(MeterRegistry registry) {
     Cached<WorkStealingPool, PoolStats> stats = new Cached<>(WorkStealingPool::stats, maxAge);
-    counter(registry, "executor.completed", BaseUnits.TASKS,
+    counter(
+        registry,
+        "executor.completed",
+        BaseUnits.TASKS,
         "Tasks run by the pool's workers, forks and inline joins of latent forks included",
         p -> stats.get(p).tasksExecuted());
-    counter(registry, "executor.steals", BaseUnits.TASKS,
-        "Tasks a worker took from another worker's deque", p -> stats.get(p).steals());
-    counter(registry, "executor.forks", BaseUnits.TASKS,
-        "Forks, latent or eager", p -> stats.get(p).forks());
-    counter(registry, "executor.promotions", BaseUnits.TASKS,
-        "Latent forks moved to a deque because a worker was hungry", p -> stats.get(p).promotions());
-    counter(registry, "executor.joins", null,
-        "Joins by workers of tasks not yet complete", p -> stats.get(p).joins());
-    counter(registry, "executor.joins.blocked", null,
-        "Joins that had to block at least once", p -> stats.get(p).joinsBlocked());
-    counter(registry, "executor.parks", null,
-        "Times a worker went to sleep", p -> stats.get(p).parks());
-    gauge(registry, "executor.queued", BaseUnits.TASKS,
+    counter(
+        registry,
+        "executor.steals",
+        BaseUnits.TASKS,
+        "Tasks a worker took from another worker's deque",
+        p -> stats.get(p).steals());
+    counter(
+        registry,
+        "executor.forks",
+        BaseUnits.TASKS,
+        "Forks, latent or eager",
+        p -> stats.get(p).forks());
+    counter(
+        registry,
+        "executor.promotions",
+        BaseUnits.TASKS,
+        "Latent forks moved to a deque because a worker was hungry",
+        p -> stats.get(p).promotions());
+    counter(
+        registry,
+        "executor.joins",
+        null,
+        "Joins by workers of tasks not yet complete",
+        p -> stats.get(p).joins());
+    counter(
+        registry,
+        "executor.joins.blocked",
+        null,
+        "Joins that had to block at least once",
+        p -> stats.get(p).joinsBlocked());
+    counter(
+        registry,
+        "executor.parks",
+        null,
+        "Times a worker went to sleep",
+        p -> stats.get(p).parks());
+    gauge(
+        registry,
+        "executor.queued",
+        BaseUnits.TASKS,
         "Tasks waiting in the external queue and the workers' deques (approximate while running)",
         WorkStealingPool::queuedTasks);
-    gauge(registry, "executor.active", BaseUnits.THREADS,
+    gauge(
+        registry,
+        "executor.active",
+        BaseUnits.THREADS,
         "Workers started and not asleep: running tasks or looking for work",
         p -> Math.max(0, p.poolSize() - p.sleepingWorkers()));
-    gauge(registry, "executor.pool.size", BaseUnits.THREADS,
+    gauge(
+        registry,
+        "executor.pool.size",
+        BaseUnits.THREADS,
         "Workers started (they start on demand and retire after the keep-alive)",
         WorkStealingPool::poolSize);
-    gauge(registry, "executor.parallelism", BaseUnits.THREADS,
-        "The configured number of workers", WorkStealingPool::parallelism);
+    gauge(
+        registry,
+        "executor.parallelism",
+        BaseUnits.THREADS,
+        "The configured number of workers",
+        WorkStealingPool::parallelism);
   }
 
-  private void counter(MeterRegistry registry, String name, String unit, String description,
+  private void counter(
+      MeterRegistry registry,
+      String name,
+      String unit,
+      String description,
       ToDoubleFunction<WorkStealingPool> f) {
-    FunctionCounter.builder(name, pool, f).tags(tags).baseUnit(unit).description(description)
+    FunctionCounter.builder(name, pool, f)
+        .tags(tags)
+        .baseUnit(unit)
+        .description(description)
         .register(registry);
   }
 
-  private void gauge(MeterRegistry registry, String name, String unit, String description,
+  private void gauge(
+      MeterRegistry registry,
+      String name,
+      String unit,
+      String description,
       ToDoubleFunction<WorkStealingPool> f) {
-    Gauge.builder(name, pool, f).tags(tags).baseUnit(unit).description(description)
+    Gauge.builder(name, pool, f)
+        .tags(tags)
+        .baseUnit(unit)
+        .description(description)
         .register(registry);
   }
 }

@@ -63,8 +63,10 @@ class PrometheusScrapeTest {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     try (WorkStealingPool pool =
         WorkStealingPool.builder().name("fj-test").parallelism(2).registerMXBean(false).build()) {
-      new WorkStealingPoolMetrics(pool, Tags.of("app", "scrape-test"), Duration.ZERO).bindTo(registry);
-      Map<String, String> tags = Map.of("name", "fj-test", "type", "work-stealing", "app", "scrape-test");
+      new WorkStealingPoolMetrics(pool, Tags.of("app", "scrape-test"), Duration.ZERO)
+          .bindTo(registry);
+      Map<String, String> tags =
+          Map.of("name", "fj-test", "type", "work-stealing", "app", "scrape-test");
 
       assertEquals(0.0, value(registry.scrape(), "executor_completed_tasks_total", tags));
 
@@ -104,9 +106,15 @@ class PrometheusScrapeTest {
   @Test
   void measuredExecutor() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    try (MeasuredExecutor ex = MeasuredExecutor.builder().name("api-test").poolSize(1).queueCapacity(2)
-        .registerMXBean(false).build()) {
-      ExecutorSnapshotMetrics.builder(ex.name(), ExecutorSnapshotMetrics.MEASURED_TYPE, ex, MeasuredExecutor::snapshot)
+    try (MeasuredExecutor ex =
+        MeasuredExecutor.builder()
+            .name("api-test")
+            .poolSize(1)
+            .queueCapacity(2)
+            .registerMXBean(false)
+            .build()) {
+      ExecutorSnapshotMetrics.builder(
+              ex.name(), ExecutorSnapshotMetrics.MEASURED_TYPE, ex, MeasuredExecutor::snapshot)
           .window(MeasuredExecutor::windowSnapshot)
           .poolCore(MeasuredExecutor::poolSize)
           .maxAge(Duration.ZERO)
@@ -118,15 +126,16 @@ class PrometheusScrapeTest {
       CountDownLatch started = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
-      futures.add(ex.submit(() -> {
-        started.countDown();
-        release.await();
-        return null;
-      }));
+      futures.add(
+          ex.submit(() -> {
+            started.countDown();
+            release.await();
+            return null;
+          }));
       assertTrue(started.await(60, TimeUnit.SECONDS));
-      futures.add(ex.submit(() -> { }));
-      futures.add(ex.submit(() -> { }));
-      assertThrows(RejectedExecutionException.class, () -> ex.submit(() -> { }));
+      futures.add(ex.submit(() -> {}));
+      futures.add(ex.submit(() -> {}));
+      assertThrows(RejectedExecutionException.class, () -> ex.submit(() -> {}));
 
       String busy = registry.scrape();
       assertEquals(2.0, value(busy, "executor_queued_tasks", tags));
@@ -146,10 +155,12 @@ class PrometheusScrapeTest {
       for (int i = 0; i < 7; i++) {
         int k = i;
         try {
-          ex.submit(() -> {
-            if (k == 3) throw new IllegalStateException("planted");
-            return k;
-          }).get(60, TimeUnit.SECONDS);
+          ex.submit(
+                  () -> {
+                    if (k == 3) throw new IllegalStateException("planted");
+                    return k;
+                  })
+              .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
           failures++;
         }
@@ -175,9 +186,18 @@ class PrometheusScrapeTest {
       assertTrue(value(text, "executor_seconds_sum", tags) >= 0.195);
       assertTrue(value(text, "executor_max_seconds", tags) >= 0.195);
       // window figures, as the executor reports them (the window is 10 s: nothing has left it)
-      assertEquals(window.p99WaitMs() / 1000, value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.99")), 1e-3);
-      assertEquals(window.p50WaitMs() / 1000, value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.5")), 1e-3);
-      assertEquals(window.p90ServiceMs() / 1000, value(text, "executor_percentile_seconds", with(tags, "phi", "0.9")), 1e-3);
+      assertEquals(
+          window.p99WaitMs() / 1000,
+          value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.99")),
+          1e-3);
+      assertEquals(
+          window.p50WaitMs() / 1000,
+          value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.5")),
+          1e-3);
+      assertEquals(
+          window.p90ServiceMs() / 1000,
+          value(text, "executor_percentile_seconds", with(tags, "phi", "0.9")),
+          1e-3);
       double dead = value(text, "executor_dead_time_ratio", tags);
       assertTrue(dead > 0.5 && dead < 1, "dead-time ratio " + dead); // 400 ms waited vs 200 ms run
       assertEquals(window.deadTimeRatio(), dead, 0.05);
@@ -190,35 +210,51 @@ class PrometheusScrapeTest {
   @Test
   void bothKindsInOneRegistry() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-    try (WorkStealingPool pool = WorkStealingPool.builder().name("fj").parallelism(1).registerMXBean(false).build();
-        MeasuredExecutor ex = MeasuredExecutor.builder().name("io").poolSize(2).registerMXBean(false).build()) {
+    try (WorkStealingPool pool =
+            WorkStealingPool.builder().name("fj").parallelism(1).registerMXBean(false).build();
+        MeasuredExecutor ex =
+            MeasuredExecutor.builder().name("io").poolSize(2).registerMXBean(false).build()) {
       new WorkStealingPoolMetrics(pool).bindTo(registry);
       ExecutorSnapshotMetrics.of(ex).bindTo(registry);
-      pool.submit(() -> { }).get(60, TimeUnit.SECONDS);
-      ex.submit(() -> { }).get(60, TimeUnit.SECONDS);
-      ex.submit(() -> { }).get(60, TimeUnit.SECONDS);
-      await(() -> ex.snapshot().completed() == 2 && pool.stats().tasksExecuted() == 1, "tasks counted");
+      pool.submit(() -> {}).get(60, TimeUnit.SECONDS);
+      ex.submit(() -> {}).get(60, TimeUnit.SECONDS);
+      ex.submit(() -> {}).get(60, TimeUnit.SECONDS);
+      await(
+          () -> ex.snapshot().completed() == 2 && pool.stats().tasksExecuted() == 1,
+          "tasks counted");
       // (the meters' snapshots are cached for 1 s, but nothing has read them yet)
       String text = registry.scrape();
-      assertEquals(1.0, value(text, "executor_completed_tasks_total", Map.of("name", "fj", "type", "work-stealing")));
-      assertEquals(2.0, value(text, "executor_completed_tasks_total", Map.of("name", "io", "type", "measured")));
-      assertEquals(2.0, value(text, "executor_pool_core_threads", Map.of("name", "io", "type", "measured")));
+      assertEquals(
+          1.0,
+          value(
+              text,
+              "executor_completed_tasks_total",
+              Map.of("name", "fj", "type", "work-stealing")));
+      assertEquals(
+          2.0,
+          value(text, "executor_completed_tasks_total", Map.of("name", "io", "type", "measured")));
+      assertEquals(
+          2.0, value(text, "executor_pool_core_threads", Map.of("name", "io", "type", "measured")));
     }
   }
 
   @Test
   void theModuleIsNamed() {
-    // Surefire runs these tests on the module path, patched into the module: its descriptor is used.
+    // Surefire runs these tests on the module path, patched into the module: its descriptor is
+    // used.
     Module m = WorkStealingPoolMetrics.class.getModule();
     assertTrue(m.isNamed());
     assertEquals("dev.tine.micrometer", m.getName());
-    assertTrue(m.getDescriptor().exports().stream().anyMatch(e -> e.source().equals("dev.tine.micrometer")));
+    assertTrue(
+        m.getDescriptor().exports().stream()
+            .anyMatch(e -> e.source().equals("dev.tine.micrometer")));
     assertEquals("dev.tine", WorkStealingPool.class.getModule().getName());
     assertEquals("dev.tine.executor", MeasuredExecutor.class.getModule().getName());
   }
 
   /** Waits (10 s at most) until {@code done}. */
-  private static void await(java.util.function.BooleanSupplier done, String what) throws InterruptedException {
+  private static void await(java.util.function.BooleanSupplier done, String what)
+      throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
     while (!done.getAsBoolean()) {
       assertTrue(System.nanoTime() - deadline < 0, "timed out waiting for: " + what);
@@ -232,8 +268,10 @@ class PrometheusScrapeTest {
     return m;
   }
 
-  private static final Pattern SAMPLE = Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
-  private static final Pattern LABEL = Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
+  private static final Pattern SAMPLE =
+      Pattern.compile("^([a-zA-Z_:][a-zA-Z0-9_:]*)\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
+  private static final Pattern LABEL =
+      Pattern.compile("([a-zA-Z_][a-zA-Z0-9_]*)=\"((?:[^\"\\\\]|\\\\.)*)\"");
 
   /** The value of the sample named {@code name} whose labels are exactly {@code tags}. */
   static double value(String scrape, String name, Map<String, String> tags) {

@@ -9,8 +9,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <p>Each method returns at once while no agent is installed ({@code hooks} null, also after the
  * agent is stopped), and never lets anything escape: a failure in the agent is counted in {@link
- * #failures()} and remembered in {@link #lastFailure()}, and the application's call goes on as
- * if the agent were not there.
+ * #failures()} and remembered in {@link #lastFailure()}, and the application's call goes on as if
+ * the agent were not there.
  */
 public final class TineBridge {
   private TineBridge() {}

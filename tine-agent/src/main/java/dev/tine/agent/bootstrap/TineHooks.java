@@ -1,11 +1,11 @@
 package dev.tine.agent.bootstrap;
 
 /**
- * What the agent does at each instrumented point. The advice inlined into JDK classes calls
- * {@link TineBridge}'s static methods, which forward to the one installed implementation. This
- * interface and {@link TineBridge} are the only agent classes the bootstrap class loader sees
- * (they are appended to its search path before anything is instrumented), so they must depend on
- * nothing but {@code java.base}.
+ * What the agent does at each instrumented point. The advice inlined into JDK classes calls {@link
+ * TineBridge}'s static methods, which forward to the one installed implementation. This interface
+ * and {@link TineBridge} are the only agent classes the bootstrap class loader sees (they are
+ * appended to its search path before anything is instrumented), so they must depend on nothing but
+ * {@code java.base}.
  *
  * <p>Every method runs on an application thread, inside the application's own call (submitting a
  * task, a pool thread taking one): it must not block, must not call the application's code except
@@ -21,7 +21,10 @@ public interface TineHooks {
   /** {@code ThreadPoolExecutor.reject(task)} was entered: the pool refused the task. */
   void tpeReject(Object pool, Object task);
 
-  /** A pool thread asks for its next task ({@code getTask} entered): its previous task, if any, ended. */
+  /**
+   * A pool thread asks for its next task ({@code getTask} entered): its previous task, if any,
+   * ended.
+   */
   void tpeIdle(Object pool);
 
   /** {@code getTask} returned {@code task} (not null): it starts now on this thread. */
@@ -42,10 +45,15 @@ public interface TineHooks {
    */
   void fjSubmit(Object pool, Object task);
 
-  /** {@code task.fork()} was called: from a thread outside any pool, an arrival at the common pool. */
+  /**
+   * {@code task.fork()} was called: from a thread outside any pool, an arrival at the common pool.
+   */
   void fjFork(Object task);
 
-  /** A submission of {@code task} to {@code pool} threw {@code thrown} (a rejection if it is a RejectedExecutionException). */
+  /**
+   * A submission of {@code task} to {@code pool} threw {@code thrown} (a rejection if it is a
+   * RejectedExecutionException).
+   */
   void fjRejected(Object pool, Object task, Throwable thrown);
 
   /**

@@ -17,14 +17,15 @@ import net.bytebuddy.asm.Advice;
  *       keyed by the task's identity, so the task is queued unwrapped.
  *   <li>{@code ThreadPoolExecutor.reject} (enter): every refusal goes through it, whatever the
  *       handler (abort, caller-runs, discard, the application's own).
- *   <li>{@code ThreadPoolExecutor.getTask} (enter: the previous task of this thread ended; exit: the
- *       returned task starts). {@code runWorker} calls {@code beforeExecute}, the task and {@code
- *       afterExecute} between the two, so a subclass's hooks are inside the service time.
+ *   <li>{@code ThreadPoolExecutor.getTask} (enter: the previous task of this thread ended; exit:
+ *       the returned task starts). {@code runWorker} calls {@code beforeExecute}, the task and
+ *       {@code afterExecute} between the two, so a subclass's hooks are inside the service time.
  *   <li>{@code ThreadPoolExecutor$Worker.run} (enter: a new thread's first task starts, from the
  *       worker's {@code firstTask}; exit: the thread ends, maybe because its task threw).
  *   <li>{@code ForkJoinPool.poolSubmit} / {@code externalSubmit} (enter: an arrival unless the
  *       caller is one of the pool's own workers; exit with {@code RejectedExecutionException}: a
- *       rejection), {@code ForkJoinTask.fork} from outside any pool (an arrival at the common pool).
+ *       rejection), {@code ForkJoinTask.fork} from outside any pool (an arrival at the common
+ *       pool).
  *   <li>{@code ForkJoinTask.doExec} (enter/exit): times a task that arrived from outside.
  *   <li>Tine's {@code WorkStealingPool.externalPush} (enter): an arrival.
  * </ul>
@@ -67,7 +68,9 @@ final class Advices {
 
   static final class WorkerRun {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.FieldValue("this$0") Object pool, @Advice.FieldValue("firstTask") Object firstTask) {
+    static void enter(
+        @Advice.FieldValue("this$0") Object pool,
+        @Advice.FieldValue("firstTask") Object firstTask) {
       TineBridge.tpeWorkerStart(pool, firstTask);
     }
 
@@ -92,7 +95,10 @@ final class Advices {
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    static void exit(@Advice.This Object pool, @Advice.Argument(1) Object task, @Advice.Thrown Throwable thrown) {
+    static void exit(
+        @Advice.This Object pool,
+        @Advice.Argument(1) Object task,
+        @Advice.Thrown Throwable thrown) {
       if (thrown != null) TineBridge.fjRejected(pool, task, thrown);
     }
   }
@@ -105,7 +111,10 @@ final class Advices {
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    static void exit(@Advice.This Object pool, @Advice.Argument(0) Object task, @Advice.Thrown Throwable thrown) {
+    static void exit(
+        @Advice.This Object pool,
+        @Advice.Argument(0) Object task,
+        @Advice.Thrown Throwable thrown) {
       if (thrown != null) TineBridge.fjRejected(pool, task, thrown);
     }
   }
@@ -117,7 +126,8 @@ final class Advices {
   static final class Fork {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This Object task) {
-      if (!(Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread)) TineBridge.fjFork(task);
+      if (!(Thread.currentThread() instanceof java.util.concurrent.ForkJoinWorkerThread))
+        TineBridge.fjFork(task);
     }
   }
 

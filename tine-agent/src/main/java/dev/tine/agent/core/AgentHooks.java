@@ -18,10 +18,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The agent's side of the instrumented points (see {@link Advices} for where they are). Runs on the
- * application's threads, inside the pools' own methods: it takes only its own short leaf locks
- * (a stripe of an {@link ArrivalTable}, a pool's {@link ThreadSet} the first time a thread works
- * for the pool), never blocks otherwise, and calls no application code except {@code getDelay} on
- * a scheduled task the pool has just taken (the pool's queue calls it all the time).
+ * application's threads, inside the pools' own methods: it takes only its own short leaf locks (a
+ * stripe of an {@link ArrivalTable}, a pool's {@link ThreadSet} the first time a thread works for
+ * the pool), never blocks otherwise, and calls no application code except {@code getDelay} on a
+ * scheduled task the pool has just taken (the pool's queue calls it all the time).
  *
  * <p><b>Why no task wrappers.</b> The pools keep the application's own task objects: the arrival
  * time waits in a side table keyed by the task's identity (weakly), and the pool thread finds it
@@ -30,15 +30,16 @@ import java.util.concurrent.TimeUnit;
  * they saw without the agent, and an exception thrown by a task keeps its stack trace.
  *
  * <p><b>Per thread</b>, a {@link Slot} (in a {@code ThreadLocal}) holds the pool the thread works
- * for, its recorder, and the task it is running, so the end of a task (the next {@code getTask},
- * or the thread's exit) finds its arrival and start times.
+ * for, its recorder, and the task it is running, so the end of a task (the next {@code getTask}, or
+ * the thread's exit) finds its arrival and start times.
  */
 final class AgentHooks implements TineHooks {
   private static final VarHandle FJ_PENDING;
 
   static {
     try {
-      FJ_PENDING = MethodHandles.lookup().findStaticVarHandle(TineBridge.class, "fjPending", int.class);
+      FJ_PENDING =
+          MethodHandles.lookup().findStaticVarHandle(TineBridge.class, "fjPending", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -57,19 +58,21 @@ final class AgentHooks implements TineHooks {
   private final AgentRuntime rt;
   private final Registry reg;
   private final ThreadLocal<Slot> slots = new ThreadLocal<>();
+
   /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
   final ArrivalTable forkJoinPending;
 
   AgentHooks(AgentRuntime rt, Registry reg) {
     this.rt = rt;
     this.reg = reg;
-    this.forkJoinPending = new ArrivalTable(rt.config.pendingCapacity() * 4) {
-      @Override
-      protected void onExpunged(Entry e) {
-        FJ_PENDING.getAndAdd(-1);
-        if (e.owner instanceof PoolState st) st.timedPending.decrementAndGet();
-      }
-    };
+    this.forkJoinPending =
+        new ArrivalTable(rt.config.pendingCapacity() * 4) {
+          @Override
+          protected void onExpunged(Entry e) {
+            FJ_PENDING.getAndAdd(-1);
+            if (e.owner instanceof PoolState st) st.timedPending.decrementAndGet();
+          }
+        };
   }
 
   private static Kind tpeKind(Object pool) {
@@ -96,7 +99,8 @@ final class AgentHooks implements TineHooks {
     long arrival = st.meter().arrive();
     if (arrival == PoolMeter.UNTIMED || !st.timeThis()) return;
     // Count the entry before it exists, so a pool thread that takes the task at once still looks.
-    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity() || !st.pending().put(task, arrival, st)) {
+    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()
+        || !st.pending().put(task, arrival, st)) {
       st.timedPending.decrementAndGet();
     }
   }
@@ -230,7 +234,8 @@ final class AgentHooks implements TineHooks {
    * are asked (their {@code state()} reads a field); an application's subclass is not called.
    */
   private static boolean futureFailed(Object task) {
-    if (task instanceof FutureTask<?> f && task.getClass().getModule() == FutureTask.class.getModule()) {
+    if (task instanceof FutureTask<?> f
+        && task.getClass().getModule() == FutureTask.class.getModule()) {
       return f.state() == Future.State.FAILED;
     }
     return false;
@@ -247,7 +252,8 @@ final class AgentHooks implements TineHooks {
 
   @Override
   public void fjSubmit(Object pool, Object task) {
-    if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool) return; // internal
+    if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool)
+      return; // internal
     external(pool, task);
   }
 

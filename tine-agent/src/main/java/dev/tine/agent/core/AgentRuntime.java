@@ -55,17 +55,23 @@ public final class AgentRuntime {
    *
    * @return a one-line message for the log
    */
-  public static synchronized String start(Instrumentation inst, String args, boolean premain) throws Exception {
+  public static synchronized String start(Instrumentation inst, String args, boolean premain)
+      throws Exception {
     AgentConfig config = AgentConfig.parse(args);
-    if (current != null && !current.stopped) return config.quiet() ? null : "tine-agent " + VERSION + " already running";
+    if (current != null && !current.stopped)
+      return config.quiet() ? null : "tine-agent " + VERSION + " already running";
     if (!inst.isRetransformClassesSupported()) {
-      throw new IllegalStateException("this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes)");
+      throw new IllegalStateException(
+          "this JVM cannot retransform classes (the agent jar needs Can-Retransform-Classes)");
     }
     AgentRuntime rt = new AgentRuntime(inst, config, premain);
     rt.install();
     current = rt;
     if (config.quiet()) return null;
-    return "tine-agent " + VERSION + ": measuring thread pools (" + (premain ? "-javaagent" : "attached")
+    return "tine-agent "
+        + VERSION
+        + ": measuring thread pools ("
+        + (premain ? "-javaagent" : "attached")
         + "; MXBeans dev.tine.agent:type=Pool,*)";
   }
 
@@ -73,13 +79,15 @@ public final class AgentRuntime {
     Module bridge = TineBridge.class.getModule();
     // Code in java.base links to the bridge: let it read the bootstrap loader's unnamed module,
     // where the bridge lives. (Named application modules get the same edge when transformed.)
-    inst.redefineModule(Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
+    inst.redefineModule(
+        Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
     TineBridge.hooks = hooks; // before any class is transformed: no task is missed halfway
     if (config.jmx()) jmx.registerAgent();
     inst.addTransformer(transformer, true);
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {
-      if (transformer.targetNames().contains(c.getName().replace('.', '/')) && inst.isModifiableClass(c)) {
+      if (transformer.targetNames().contains(c.getName().replace('.', '/'))
+          && inst.isModifiableClass(c)) {
         readBridge(c.getModule());
         loaded.add(c);
       }
@@ -209,7 +217,8 @@ public final class AgentRuntime {
   }
 
   private static long processCpuNanos() {
-    if (ManagementFactory.getOperatingSystemMXBean() instanceof com.sun.management.OperatingSystemMXBean os) {
+    if (ManagementFactory.getOperatingSystemMXBean()
+        instanceof com.sun.management.OperatingSystemMXBean os) {
       return os.getProcessCpuTime();
     }
     return -1;
@@ -248,9 +257,11 @@ public final class AgentRuntime {
       inst.removeTransformer(transformer);
       List<Class<?>> back = new ArrayList<>();
       for (Class<?> c : inst.getAllLoadedClasses()) {
-        if (transformer.targetNames().contains(c.getName().replace('.', '/')) && inst.isModifiableClass(c)) back.add(c);
+        if (transformer.targetNames().contains(c.getName().replace('.', '/'))
+            && inst.isModifiableClass(c)) back.add(c);
       }
-      if (!back.isEmpty()) inst.retransformClasses(back.toArray(new Class<?>[0])); // the original bytecode
+      if (!back.isEmpty())
+        inst.retransformClasses(back.toArray(new Class<?>[0])); // the original bytecode
       transformer.transformed.clear();
     } catch (Throwable e) {
       failed(e);

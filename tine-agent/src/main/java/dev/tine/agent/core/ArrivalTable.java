@@ -4,42 +4,52 @@ import java.lang.ref.WeakReference;
 
 /**
  * Arrival times of tasks waiting in pools, kept beside the tasks instead of in a wrapper, so the
- * pool, its queue, {@code remove(task)}, {@code shutdownNow()} and {@code beforeExecute} /
- * {@code afterExecute} keep seeing the application's own objects.
+ * pool, its queue, {@code remove(task)}, {@code shutdownNow()} and {@code beforeExecute} / {@code
+ * afterExecute} keep seeing the application's own objects.
  *
  * <ul>
  *   <li><b>Identity</b>: keys are compared with {@code ==} and hashed with {@link
- *       System#identityHashCode}; a task's own {@code equals}/{@code hashCode} are never called (two
- *       equal tasks are two arrivals, and the application's code never runs inside the agent).
+ *       System#identityHashCode}; a task's own {@code equals}/{@code hashCode} are never called
+ *       (two equal tasks are two arrivals, and the application's code never runs inside the agent).
  *   <li><b>Duplicates</b>: the same object submitted several times while queued (a stateless
  *       Runnable reused) keeps one arrival per submission in its entry; {@link #take} hands out the
  *       oldest, which is right for FIFO queues and close for others, in constant time.
  *   <li><b>Weak</b>: a task the pool dropped without running it ({@code remove}, {@code purge},
- *       {@code shutdownNow}, a discard policy) does not stay reachable because of the agent; its entry
- *       goes when the task is collected ({@link #expunge}, and on the way during puts and takes).
- *   <li><b>Bounded</b>: at most about {@code capacity} arrivals; beyond that {@link #put} refuses and
- *       the task runs untimed (still counted). A full stripe is first expunged of collected tasks.
+ *       {@code shutdownNow}, a discard policy) does not stay reachable because of the agent; its
+ *       entry goes when the task is collected ({@link #expunge}, and on the way during puts and
+ *       takes).
+ *   <li><b>Bounded</b>: at most about {@code capacity} arrivals; beyond that {@link #put} refuses
+ *       and the task runs untimed (still counted). A full stripe is first expunged of collected
+ *       tasks.
  * </ul>
  *
  * Striped: each stripe is a small chained hash table under its own monitor, so submitters and pool
  * threads rarely meet on a lock; no lock is held while anything outside this class runs.
  */
 public class ArrivalTable {
-  /** Returned by {@link #remove} when the task has no entry (untimed, or arrived before the agent). */
+  /**
+   * Returned by {@link #remove} when the task has no entry (untimed, or arrived before the agent).
+   */
   public static final long ABSENT = Long.MIN_VALUE;
 
   /** One waiting task (weakly): its oldest arrival, later ones if queued again, and its owner. */
   public static final class Entry extends WeakReference<Object> {
     final int hash;
+
     /** The oldest arrival not yet taken. */
     public long arrival;
+
     /** The pool's state (for tables shared by pools); may be null. */
     public final Object owner;
+
     /** Set by the taker (the entry is then private to it). */
     public long start;
+
     Entry next;
+
     /** Later arrivals of the same task, a ring; null until the task is queued twice. */
     private long[] dups;
+
     private int dupHead, dupCount;
 
     Entry(Object task, int hash, long arrival, Object owner) {
@@ -75,8 +85,10 @@ public class ArrivalTable {
 
   private static final class Stripe {
     Entry[] buckets = new Entry[8];
+
     /** Entries in the stripe. */
     int entries;
+
     /** Arrivals held (entries and their duplicates). */
     int count;
   }
@@ -89,7 +101,10 @@ public class ArrivalTable {
    * @param capacity arrivals held at most (rounded up to a multiple of the stripe count)
    */
   public ArrivalTable(int capacity) {
-    int n = Integer.highestOneBit(Math.max(4, Math.min(64, 4 * Runtime.getRuntime().availableProcessors())) - 1) << 1;
+    int n =
+        Integer.highestOneBit(
+                Math.max(4, Math.min(64, 4 * Runtime.getRuntime().availableProcessors())) - 1)
+            << 1;
     stripes = new Stripe[n];
     for (int i = 0; i < n; i++) stripes[i] = new Stripe();
     stripeMask = n - 1;
@@ -278,6 +293,9 @@ public class ArrivalTable {
     return b;
   }
 
-  /** Called under a stripe lock once per arrival dropped without being taken (collected, or cleared). */
+  /**
+   * Called under a stripe lock once per arrival dropped without being taken (collected, or
+   * cleared).
+   */
   protected void onExpunged(Entry e) {}
 }

@@ -29,7 +29,8 @@ final class JmxExporter {
     if (st.objectName != null || st.figures == null) return;
     try {
       String name = st.figures.name;
-      ObjectName on = new ObjectName(DOMAIN + ":type=Pool,name=" + ObjectName.quote(name) + ",id=" + st.id);
+      ObjectName on =
+          new ObjectName(DOMAIN + ":type=Pool,name=" + ObjectName.quote(name) + ",id=" + st.id);
       server.registerMBean(new PoolBean(st), on);
       st.objectName = on;
     } catch (Exception e) {
@@ -59,21 +60,80 @@ final class JmxExporter {
   }
 
   private final class AgentBean implements AgentMXBean {
-    @Override public String getVersion() { return AgentRuntime.VERSION; }
-    @Override public String getStartedBy() { return rt.premain ? "premain" : "attach"; }
-    @Override public long getStartedAtMillis() { return rt.startedAtMillis; }
-    @Override public long getTicks() { return rt.ticks; }
-    @Override public int getPools() { return rt.measuredPools(); }
-    @Override public int getRefusedPools() { return rt.registry.refused.get(); }
-    @Override public int getRecorders() { return rt.recorders.get(); }
-    @Override public int getProcessors() { return rt.processors; }
-    @Override public long getFailures() { return rt.failures(); }
-    @Override public String getLastFailure() { return rt.lastFailure(); }
-    @Override public String[] getInstrumentedClasses() { return rt.instrumentedClasses(); }
-    @Override public double getTotalLittlesL() { return rt.totalLittlesL; }
-    @Override public double getProcessCpuLoad() { return rt.processCpuLoad; }
-    @Override public String getConfiguration() { return rt.config.toString(); }
-    @Override public void stop() { rt.stopAsync(); }
+    @Override
+    public String getVersion() {
+      return AgentRuntime.VERSION;
+    }
+
+    @Override
+    public String getStartedBy() {
+      return rt.premain ? "premain" : "attach";
+    }
+
+    @Override
+    public long getStartedAtMillis() {
+      return rt.startedAtMillis;
+    }
+
+    @Override
+    public long getTicks() {
+      return rt.ticks;
+    }
+
+    @Override
+    public int getPools() {
+      return rt.measuredPools();
+    }
+
+    @Override
+    public int getRefusedPools() {
+      return rt.registry.refused.get();
+    }
+
+    @Override
+    public int getRecorders() {
+      return rt.recorders.get();
+    }
+
+    @Override
+    public int getProcessors() {
+      return rt.processors;
+    }
+
+    @Override
+    public long getFailures() {
+      return rt.failures();
+    }
+
+    @Override
+    public String getLastFailure() {
+      return rt.lastFailure();
+    }
+
+    @Override
+    public String[] getInstrumentedClasses() {
+      return rt.instrumentedClasses();
+    }
+
+    @Override
+    public double getTotalLittlesL() {
+      return rt.totalLittlesL;
+    }
+
+    @Override
+    public double getProcessCpuLoad() {
+      return rt.processCpuLoad;
+    }
+
+    @Override
+    public String getConfiguration() {
+      return rt.config.toString();
+    }
+
+    @Override
+    public void stop() {
+      rt.stopAsync();
+    }
   }
 
   private static final class PoolBean implements PoolMXBean {
@@ -88,46 +148,209 @@ final class JmxExporter {
       return f != null ? f : new PoolFigures();
     }
 
-    @Override public int getId() { return st.id; }
-    @Override public String getName() { return f().name; }
-    @Override public String getKind() { return st.kind.label; }
-    @Override public String getPoolClass() { return st.className; }
-    @Override public String getCreatedAt() { return f().createdAt; }
-    @Override public String getState() { return f().state; }
-    @Override public long getMeasuredAtMillis() { return f().measuredMillis; }
-    @Override public int getCorePoolSize() { return f().corePoolSize; }
-    @Override public int getMaximumPoolSize() { return f().maximumPoolSize; }
-    @Override public int getPoolSize() { return f().poolSize; }
-    @Override public int getActiveCount() { return f().activeCount; }
-    @Override public int getQueueLength() { return f().queueLength; }
-    @Override public int getParallelism() { return f().parallelism; }
-    @Override public long getStealCount() { return f().stealCount; }
-    @Override public long getArrivals() { return f().arrivals; }
-    @Override public long getCompleted() { return f().completed; }
-    @Override public long getRejected() { return f().rejected; }
-    @Override public long getFailed() { return f().failed; }
-    @Override public double getWindowSeconds() { return f().windowSeconds; }
-    @Override public long getWindowArrivals() { return f().windowArrivals; }
-    @Override public long getWindowCompleted() { return f().windowCompleted; }
-    @Override public long getWindowRejected() { return f().windowRejected; }
-    @Override public double getArrivalRate() { return f().arrivalRate; }
-    @Override public double getRetirementRate() { return f().retirementRate; }
-    @Override public double getServiceMillis() { return f().serviceMs; }
-    @Override public double getWaitMillis() { return f().waitMs; }
-    @Override public double getResponseMillis() { return f().responseMs; }
-    @Override public double getWaitP50Millis() { return f().waitP50Ms; }
-    @Override public double getWaitP90Millis() { return f().waitP90Ms; }
-    @Override public double getWaitP99Millis() { return f().waitP99Ms; }
-    @Override public double getServiceP50Millis() { return f().serviceP50Ms; }
-    @Override public double getServiceP90Millis() { return f().serviceP90Ms; }
-    @Override public double getServiceP99Millis() { return f().serviceP99Ms; }
-    @Override public double getLittlesL() { return f().littlesL; }
-    @Override public double getDeadTimeRatio() { return f().deadTimeRatio; }
-    @Override public double getCpuPercent() { return f().cpuPercent; }
-    @Override public long getCpuTimeNanos() { return f().cpuTimeNanos; }
-    @Override public double getCpuPerTaskMillis() { return f().cpuPerTaskMs; }
-    @Override public int getSampleEvery() { return f().sampleEvery; }
-    @Override public int getRecommendedSize() { return f().recommendedSize; }
-    @Override public String getRecommendation() { return f().recommendation; }
+    @Override
+    public int getId() {
+      return st.id;
+    }
+
+    @Override
+    public String getName() {
+      return f().name;
+    }
+
+    @Override
+    public String getKind() {
+      return st.kind.label;
+    }
+
+    @Override
+    public String getPoolClass() {
+      return st.className;
+    }
+
+    @Override
+    public String getCreatedAt() {
+      return f().createdAt;
+    }
+
+    @Override
+    public String getState() {
+      return f().state;
+    }
+
+    @Override
+    public long getMeasuredAtMillis() {
+      return f().measuredMillis;
+    }
+
+    @Override
+    public int getCorePoolSize() {
+      return f().corePoolSize;
+    }
+
+    @Override
+    public int getMaximumPoolSize() {
+      return f().maximumPoolSize;
+    }
+
+    @Override
+    public int getPoolSize() {
+      return f().poolSize;
+    }
+
+    @Override
+    public int getActiveCount() {
+      return f().activeCount;
+    }
+
+    @Override
+    public int getQueueLength() {
+      return f().queueLength;
+    }
+
+    @Override
+    public int getParallelism() {
+      return f().parallelism;
+    }
+
+    @Override
+    public long getStealCount() {
+      return f().stealCount;
+    }
+
+    @Override
+    public long getArrivals() {
+      return f().arrivals;
+    }
+
+    @Override
+    public long getCompleted() {
+      return f().completed;
+    }
+
+    @Override
+    public long getRejected() {
+      return f().rejected;
+    }
+
+    @Override
+    public long getFailed() {
+      return f().failed;
+    }
+
+    @Override
+    public double getWindowSeconds() {
+      return f().windowSeconds;
+    }
+
+    @Override
+    public long getWindowArrivals() {
+      return f().windowArrivals;
+    }
+
+    @Override
+    public long getWindowCompleted() {
+      return f().windowCompleted;
+    }
+
+    @Override
+    public long getWindowRejected() {
+      return f().windowRejected;
+    }
+
+    @Override
+    public double getArrivalRate() {
+      return f().arrivalRate;
+    }
+
+    @Override
+    public double getRetirementRate() {
+      return f().retirementRate;
+    }
+
+    @Override
+    public double getServiceMillis() {
+      return f().serviceMs;
+    }
+
+    @Override
+    public double getWaitMillis() {
+      return f().waitMs;
+    }
+
+    @Override
+    public double getResponseMillis() {
+      return f().responseMs;
+    }
+
+    @Override
+    public double getWaitP50Millis() {
+      return f().waitP50Ms;
+    }
+
+    @Override
+    public double getWaitP90Millis() {
+      return f().waitP90Ms;
+    }
+
+    @Override
+    public double getWaitP99Millis() {
+      return f().waitP99Ms;
+    }
+
+    @Override
+    public double getServiceP50Millis() {
+      return f().serviceP50Ms;
+    }
+
+    @Override
+    public double getServiceP90Millis() {
+      return f().serviceP90Ms;
+    }
+
+    @Override
+    public double getServiceP99Millis() {
+      return f().serviceP99Ms;
+    }
+
+    @Override
+    public double getLittlesL() {
+      return f().littlesL;
+    }
+
+    @Override
+    public double getDeadTimeRatio() {
+      return f().deadTimeRatio;
+    }
+
+    @Override
+    public double getCpuPercent() {
+      return f().cpuPercent;
+    }
+
+    @Override
+    public long getCpuTimeNanos() {
+      return f().cpuTimeNanos;
+    }
+
+    @Override
+    public double getCpuPerTaskMillis() {
+      return f().cpuPerTaskMs;
+    }
+
+    @Override
+    public int getSampleEvery() {
+      return f().sampleEvery;
+    }
+
+    @Override
+    public int getRecommendedSize() {
+      return f().recommendedSize;
+    }
+
+    @Override
+    public String getRecommendation() {
+      return f().recommendation;
+    }
   }
 }

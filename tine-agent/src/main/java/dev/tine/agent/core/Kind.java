@@ -2,7 +2,10 @@ package dev.tine.agent.core;
 
 /** The kinds of pool the agent measures. */
 public enum Kind {
-  /** {@code java.util.concurrent.ThreadPoolExecutor} and its subclasses (Executors' fixed, cached, single). */
+  /**
+   * {@code java.util.concurrent.ThreadPoolExecutor} and its subclasses (Executors' fixed, cached,
+   * single).
+   */
   THREAD_POOL("ThreadPoolExecutor"),
   /** {@code ScheduledThreadPoolExecutor}: wait counts from the time a task was due. */
   SCHEDULED("ScheduledThreadPoolExecutor"),

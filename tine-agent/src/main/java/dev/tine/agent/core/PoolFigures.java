@@ -18,7 +18,11 @@ public final class PoolFigures {
   public long measuredMillis;
 
   // sizes, from the pool's public getters
-  public int corePoolSize = -1, maximumPoolSize = -1, poolSize = -1, activeCount = -1, queueLength = -1;
+  public int corePoolSize = -1,
+      maximumPoolSize = -1,
+      poolSize = -1,
+      activeCount = -1,
+      queueLength = -1;
   public int parallelism = -1, largestPoolSize = -1;
   public long stealCount = -1;
 
@@ -30,15 +34,22 @@ public final class PoolFigures {
   public long windowArrivals, windowCompleted, windowRejected;
   public double arrivalRate, retirementRate;
   public double serviceMs = Double.NaN, waitMs = Double.NaN, responseMs = Double.NaN;
-  public double waitP50Ms = Double.NaN, waitP90Ms = Double.NaN, waitP99Ms = Double.NaN, waitMaxMs = Double.NaN;
+  public double waitP50Ms = Double.NaN,
+      waitP90Ms = Double.NaN,
+      waitP99Ms = Double.NaN,
+      waitMaxMs = Double.NaN;
   public double serviceP50Ms = Double.NaN, serviceP90Ms = Double.NaN, serviceP99Ms = Double.NaN;
   public double responseP99Ms = Double.NaN;
   public double littlesL = Double.NaN, deadTimeRatio = Double.NaN;
+
   /** CPU time of the pool's threads over the window, in percent of one core (top's convention). */
   public double cpuPercent = -1;
+
   public long cpuTimeNanos = -1;
+
   /** Mean CPU time per completed task over the window (ms), or NaN. */
   public double cpuPerTaskMs = Double.NaN;
+
   public int sampleEvery = 1;
 
   // the advisor

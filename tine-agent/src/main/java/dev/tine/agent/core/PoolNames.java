@@ -4,7 +4,10 @@ import java.lang.StackWalker.StackFrame;
 import java.util.List;
 import java.util.Set;
 
-/** Readable pool names: the common prefix of the threads' names, else the class and where it was built. */
+/**
+ * Readable pool names: the common prefix of the threads' names, else the class and where it was
+ * built.
+ */
 final class PoolNames {
   private PoolNames() {}
 
@@ -35,12 +38,13 @@ final class PoolNames {
   }
 
   /**
-   * Where the pool being constructed was created: the first frame outside the agent, the pool's
-   * own class hierarchy's constructors and {@code java.util.concurrent.Executors}, as {@code
+   * Where the pool being constructed was created: the first frame outside the agent, the pool's own
+   * class hierarchy's constructors and {@code java.util.concurrent.Executors}, as {@code
    * Class.method(File:line)}; null if none.
    */
   static String creationSite(Class<?> poolClass) {
-    return WALKER.walk(s -> s.filter(f -> !skip(f, poolClass)).findFirst().map(PoolNames::format).orElse(null));
+    return WALKER.walk(
+        s -> s.filter(f -> !skip(f, poolClass)).findFirst().map(PoolNames::format).orElse(null));
   }
 
   private static boolean skip(StackFrame f, Class<?> poolClass) {
@@ -54,8 +58,14 @@ final class PoolNames {
   private static String format(StackFrame f) {
     String cn = f.getClassName();
     String simple = cn.substring(cn.lastIndexOf('.') + 1);
-    return simple + "." + f.getMethodName() + "(" + (f.getFileName() != null ? f.getFileName() : "?") + ":"
-        + f.getLineNumber() + ")";
+    return simple
+        + "."
+        + f.getMethodName()
+        + "("
+        + (f.getFileName() != null ? f.getFileName() : "?")
+        + ":"
+        + f.getLineNumber()
+        + ")";
   }
 
   static String simpleName(String className) {

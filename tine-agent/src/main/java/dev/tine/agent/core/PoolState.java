@@ -5,7 +5,6 @@ import dev.tine.executor.PoolMeter;
 import dev.tine.executor.PoolSizeAdvisor;
 import dev.tine.executor.ThreadRecorder;
 import java.lang.ref.WeakReference;
-import java.lang.reflect.Method;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
@@ -24,34 +23,47 @@ final class PoolState {
   final int id;
   final Kind kind;
   final WeakReference<Object> ref;
+
   /** The pool's identity hash (the registry's slot). */
   final int hash;
+
   final String className;
+
   /** Where the pool was constructed, if the agent was there to see it. */
   volatile String createdAt;
+
   private final AgentRuntime rt;
 
   /** Made on the pool's first measured activity (its window's histograms cost a few MB). */
   private volatile PoolMeter meter;
+
   /** Arrival times of this pool's queued timed tasks (ThreadPoolExecutor), made with the meter. */
   private volatile ArrivalTable pending;
+
   /** Time one task in this many (set by the ticker from the arrival rate). */
   volatile int sampleEvery = 1;
+
   /** Timed tasks with an entry in a pending table now (lets pool threads skip the look-up). */
   final AtomicInteger timedPending = new AtomicInteger();
+
   /** Recorders held by this pool's threads. */
   final AtomicInteger recorders = new AtomicInteger();
+
   final ThreadSet threads = new ThreadSet();
+
   /** Tine pools: external submissions (exact). */
   final LongAdder tineArrivals = new LongAdder();
+
   /** Figures of the last tick, or null before the first. */
   volatile PoolFigures figures;
+
   /**
    * Set once the pool has terminated: its figures are final, its meter and recorders are let go (a
    * meter holds a few MB of histograms), and what still happens to it (a terminated pool rejects
    * every task) is counted here.
    */
   volatile boolean frozen;
+
   final LongAdder lateArrivals = new LongAdder(), lateRejections = new LongAdder();
 
   // Ticker only.
@@ -108,34 +120,47 @@ final class PoolState {
     return t;
   }
 
-  /** Takes what still reaches a terminated pool's meter in the instant it is frozen (rare races). */
+  /**
+   * Takes what still reaches a terminated pool's meter in the instant it is frozen (rare races).
+   */
   private static volatile PoolMeter sink;
 
   private synchronized PoolMeter createMeter() {
     if (frozen) {
       PoolMeter s = sink;
-      if (s == null) sink = s = PoolMeter.builder().name("tine-agent-sink").ownTicker(false).build();
+      if (s == null)
+        sink = s = PoolMeter.builder().name("tine-agent-sink").ownTicker(false).build();
       return s;
     }
     if (meter == null) {
       WeakReference<Object> r = ref;
-      PoolMeter.Gauges g = switch (kind) {
-        case THREAD_POOL, SCHEDULED -> PoolMeter.Gauges.of(
-            () -> r.get() instanceof ThreadPoolExecutor p ? p.getPoolSize() : -1,
-            () -> r.get() instanceof ThreadPoolExecutor p ? p.getQueue().size() : -1);
-        case FORK_JOIN -> PoolMeter.Gauges.of(
-            () -> r.get() instanceof ForkJoinPool p ? p.getPoolSize() : -1,
-            () -> r.get() instanceof ForkJoinPool p ? p.getQueuedSubmissionCount() : -1);
-        case TINE -> PoolMeter.Gauges.of(() -> -1, () -> -1);
-      };
-      pending = new ArrivalTable(rt.config.pendingCapacity()) {
-        @Override
-        protected void onExpunged(Entry e) {
-          timedPending.decrementAndGet();
-        }
-      };
-      meter = PoolMeter.builder().name("tine-agent-" + id).ownTicker(false).tick(rt.config.tick())
-          .window(rt.config.window()).gauges(g).build();
+      PoolMeter.Gauges g =
+          switch (kind) {
+            case THREAD_POOL, SCHEDULED ->
+                PoolMeter.Gauges.of(
+                    () -> r.get() instanceof ThreadPoolExecutor p ? p.getPoolSize() : -1,
+                    () -> r.get() instanceof ThreadPoolExecutor p ? p.getQueue().size() : -1);
+            case FORK_JOIN ->
+                PoolMeter.Gauges.of(
+                    () -> r.get() instanceof ForkJoinPool p ? p.getPoolSize() : -1,
+                    () -> r.get() instanceof ForkJoinPool p ? p.getQueuedSubmissionCount() : -1);
+            case TINE -> PoolMeter.Gauges.of(() -> -1, () -> -1);
+          };
+      pending =
+          new ArrivalTable(rt.config.pendingCapacity()) {
+            @Override
+            protected void onExpunged(Entry e) {
+              timedPending.decrementAndGet();
+            }
+          };
+      meter =
+          PoolMeter.builder()
+              .name("tine-agent-" + id)
+              .ownTicker(false)
+              .tick(rt.config.tick())
+              .window(rt.config.window())
+              .gauges(g)
+              .build();
       rt.wakeTicker();
     }
     return meter;
@@ -147,7 +172,10 @@ final class PoolState {
     return k <= 1 || ThreadLocalRandom.current().nextInt(k) == 0;
   }
 
-  /** A recorder for the calling pool thread, within the agent's limits, or null (tasks then counted untimed). */
+  /**
+   * A recorder for the calling pool thread, within the agent's limits, or null (tasks then counted
+   * untimed).
+   */
   ThreadRecorder tryRecorder() {
     if (recorders.incrementAndGet() > rt.config.maxTimedThreads()) {
       recorders.decrementAndGet();
@@ -169,7 +197,10 @@ final class PoolState {
   // ---------------------------------------------------------------------------------------------
   // Ticker
 
-  /** One tick: harvests, reads the pool's getters, refreshes the figures. False once the pool is gone. */
+  /**
+   * One tick: harvests, reads the pool's getters, refreshes the figures. False once the pool is
+   * gone.
+   */
   boolean refresh(long now) {
     Object pool = ref.get();
     if (pool == null) return false;
@@ -207,7 +238,8 @@ final class PoolState {
     int oldest = ringFilled < ringNanos.length - 1 ? 0 : (ringIndex + 1) % ringNanos.length;
     ringFilled = Math.min(ringFilled + 1, ringNanos.length - 1);
     double ringSecs = (now - ringNanos[oldest]) / 1e9;
-    long cpuWindow = f.cpuTimeNanos >= 0 && cpuRing[oldest] >= 0 ? f.cpuTimeNanos - cpuRing[oldest] : -1;
+    long cpuWindow =
+        f.cpuTimeNanos >= 0 && cpuRing[oldest] >= 0 ? f.cpuTimeNanos - cpuRing[oldest] : -1;
     ringIndex = (ringIndex + 1) % ringNanos.length;
 
     PoolMeter m = meter;
@@ -240,7 +272,10 @@ final class PoolState {
         f.littlesL = w.littlesL();
         f.deadTimeRatio = w.deadTimeRatio();
       }
-      int k = f.arrivalRate > rt.config.timedRate() ? (int) Math.ceil(f.arrivalRate / rt.config.timedRate()) : 1;
+      int k =
+          f.arrivalRate > rt.config.timedRate()
+              ? (int) Math.ceil(f.arrivalRate / rt.config.timedRate())
+              : 1;
       sampleEvery = k;
     }
     f.sampleEvery = sampleEvery;
@@ -299,7 +334,9 @@ final class PoolState {
         f.corePoolSize = f.maximumPoolSize = f.parallelism;
         f.poolSize = p.getPoolSize();
         f.activeCount = p.getActiveThreadCount();
-        f.queueLength = (int) Math.min(Integer.MAX_VALUE, p.getQueuedSubmissionCount() + p.getQueuedTaskCount());
+        f.queueLength =
+            (int)
+                Math.min(Integer.MAX_VALUE, p.getQueuedSubmissionCount() + p.getQueuedTaskCount());
         f.stealCount = p.getStealCount();
         if (p == ForkJoinPool.commonPool()) return false;
         if (p.isShutdown() && !p.isTerminated()) f.state = "shutting down";
@@ -311,7 +348,8 @@ final class PoolState {
         f.corePoolSize = f.maximumPoolSize = f.parallelism;
         f.poolSize = (int) c.getMethod("poolSize").invoke(pool);
         f.activeCount = f.poolSize - (int) c.getMethod("sleepingWorkers").invoke(pool);
-        f.queueLength = (int) Math.min(Integer.MAX_VALUE, (long) c.getMethod("queuedTasks").invoke(pool));
+        f.queueLength =
+            (int) Math.min(Integer.MAX_VALUE, (long) c.getMethod("queuedTasks").invoke(pool));
         return (boolean) c.getMethod("isTerminated").invoke(pool);
       }
     } catch (Throwable t) {
@@ -320,7 +358,9 @@ final class PoolState {
     return false;
   }
 
-  /** Tine pools: {arrivals, tasks executed}, and steals, CPU into {@code f}, from {@code stats()}. */
+  /**
+   * Tine pools: {arrivals, tasks executed}, and steals, CPU into {@code f}, from {@code stats()}.
+   */
   private long[] tineCounters(PoolFigures f) {
     long executed = 0;
     Object pool = ref.get();
@@ -347,31 +387,47 @@ final class PoolState {
     double c = Double.isNaN(f.cpuPerTaskMs) ? Double.NaN : Math.min(f.cpuPerTaskMs, f.serviceMs);
     double maxWait = Math.max(1.0, f.serviceMs);
     try {
-      var in = new PoolSizeAdvisor.Inputs(f.arrivalRate, f.serviceMs, c, cores, 0.8, 90, maxWait, 4096);
+      var in =
+          new PoolSizeAdvisor.Inputs(f.arrivalRate, f.serviceMs, c, cores, 0.8, 90, maxWait, 4096);
       var r = PoolSizeAdvisor.advise(in);
       f.recommendedSize = r.poolSize();
       double a = f.arrivalRate * f.serviceMs / 1000.0;
       Object cpu = r.figures().get("cpu_demand_cores");
-      f.recommendation = String.format(Locale.ROOT, "λS=%.2f busy, ρ=%.2f keeps p90 wait ≤ %.3g ms%s", a,
-          a / r.poolSize(), maxWait, cpu instanceof Double d ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores) : "");
+      f.recommendation =
+          String.format(
+              Locale.ROOT,
+              "λS=%.2f busy, ρ=%.2f keeps p90 wait ≤ %.3g ms%s",
+              a,
+              a / r.poolSize(),
+              maxWait,
+              cpu instanceof Double d
+                  ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores)
+                  : "");
     } catch (IllegalArgumentException e) {
       String msg = e.getMessage();
       if (msg != null && msg.startsWith("CPU capacity")) {
-        f.recommendation = String.format(Locale.ROOT, "CPU-bound: needs %.2f cores of %d; more threads will not help",
-            f.arrivalRate * c / 1000.0, cores);
+        f.recommendation =
+            String.format(
+                Locale.ROOT,
+                "CPU-bound: needs %.2f cores of %d; more threads will not help",
+                f.arrivalRate * c / 1000.0,
+                cores);
       } else {
-        f.recommendation = msg == null ? e.toString() : msg.length() > 100 ? msg.substring(0, 100) + "…" : msg;
+        f.recommendation =
+            msg == null ? e.toString() : msg.length() > 100 ? msg.substring(0, 100) + "…" : msg;
       }
     }
   }
 
   /** The readable name: the threads' common prefix, else class@creation site, else class#id. */
   String nameNow() {
-    if (kind == Kind.FORK_JOIN && ref.get() == ForkJoinPool.commonPool()) return "ForkJoinPool.commonPool";
+    if (kind == Kind.FORK_JOIN && ref.get() == ForkJoinPool.commonPool())
+      return "ForkJoinPool.commonPool";
     if (kind == Kind.TINE && name == null) {
       Object pool = ref.get();
       try {
-        if (pool != null) name = String.valueOf(pool.getClass().getMethod("name").invoke(pool)); // its own name
+        if (pool != null)
+          name = String.valueOf(pool.getClass().getMethod("name").invoke(pool)); // its own name
       } catch (ReflectiveOperationException | RuntimeException e) {
         rt.failed(e);
       }

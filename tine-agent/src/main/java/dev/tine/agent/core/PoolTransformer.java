@@ -23,36 +23,47 @@ import net.bytebuddy.pool.TypePool;
 /**
  * Inlines {@link Advices} into the pools' classes, when they load or when retransformed. A plain
  * {@link ClassFileTransformer} around ByteBuddy's {@code decorate} (rather than its {@code
- * AgentBuilder}, whose setup reaches for {@code sun.misc.Unsafe} and makes the JDK print warnings in
- * the application's output). Six class names, matched before anything else is done, so every other
- * class loads untouched; the class format never changes (no added members), as retransformation
- * requires.
+ * AgentBuilder}, whose setup reaches for {@code sun.misc.Unsafe} and makes the JDK print warnings
+ * in the application's output). Six class names, matched before anything else is done, so every
+ * other class loads untouched; the class format never changes (no added members), as
+ * retransformation requires.
  */
 final class PoolTransformer implements ClassFileTransformer {
   private final AgentRuntime rt;
   private final Map<String, AsmVisitorWrapper> targets = new LinkedHashMap<>();
   final Set<String> transformed = new ConcurrentSkipListSet<>();
-  private final ByteBuddy byteBuddy = new ByteBuddy()
-      .with(TypeValidation.DISABLED)
-      .with(Implementation.Context.Disabled.Factory.INSTANCE);
+  private final ByteBuddy byteBuddy =
+      new ByteBuddy()
+          .with(TypeValidation.DISABLED)
+          .with(Implementation.Context.Disabled.Factory.INSTANCE);
 
   PoolTransformer(AgentRuntime rt) {
     this.rt = rt;
-    targets.put("java/util/concurrent/ThreadPoolExecutor", new AsmVisitorWrapper.Compound(
-        Advice.to(Advices.PoolCreated.class).on(isConstructor()),
-        Advice.to(Advices.Execute.class).on(named("execute").and(takesArguments(Runnable.class))),
-        Advice.to(Advices.Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
-        Advice.to(Advices.GetTask.class).on(named("getTask").and(takesNoArguments()))));
-    targets.put("java/util/concurrent/ThreadPoolExecutor$Worker",
+    targets.put(
+        "java/util/concurrent/ThreadPoolExecutor",
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Advices.PoolCreated.class).on(isConstructor()),
+            Advice.to(Advices.Execute.class)
+                .on(named("execute").and(takesArguments(Runnable.class))),
+            Advice.to(Advices.Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
+            Advice.to(Advices.GetTask.class).on(named("getTask").and(takesNoArguments()))));
+    targets.put(
+        "java/util/concurrent/ThreadPoolExecutor$Worker",
         Advice.to(Advices.WorkerRun.class).on(named("run").and(takesNoArguments())));
-    targets.put("java/util/concurrent/ForkJoinPool", new AsmVisitorWrapper.Compound(
-        Advice.to(Advices.ForkJoinCreated.class).on(isConstructor()),
-        Advice.to(Advices.PoolSubmit.class).on(named("poolSubmit").and(takesArguments(2))),
-        Advice.to(Advices.ExternalSubmit.class).on(named("externalSubmit").and(takesArguments(1)))));
-    targets.put("java/util/concurrent/ForkJoinTask", new AsmVisitorWrapper.Compound(
-        Advice.to(Advices.Fork.class).on(named("fork").and(takesNoArguments())),
-        Advice.to(Advices.DoExec.class).on(named("doExec").and(takesNoArguments()))));
-    targets.put("dev/tine/WorkStealingPool",
+    targets.put(
+        "java/util/concurrent/ForkJoinPool",
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Advices.ForkJoinCreated.class).on(isConstructor()),
+            Advice.to(Advices.PoolSubmit.class).on(named("poolSubmit").and(takesArguments(2))),
+            Advice.to(Advices.ExternalSubmit.class)
+                .on(named("externalSubmit").and(takesArguments(1)))));
+    targets.put(
+        "java/util/concurrent/ForkJoinTask",
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Advices.Fork.class).on(named("fork").and(takesNoArguments())),
+            Advice.to(Advices.DoExec.class).on(named("doExec").and(takesNoArguments()))));
+    targets.put(
+        "dev/tine/WorkStealingPool",
         Advice.to(Advices.TineSubmit.class).on(named("externalPush").and(takesArguments(1))));
   }
 
@@ -62,15 +73,24 @@ final class PoolTransformer implements ClassFileTransformer {
   }
 
   @Override
-  public byte[] transform(Module module, ClassLoader loader, String className, Class<?> redefined,
-      ProtectionDomain pd, byte[] bytes) {
+  public byte[] transform(
+      Module module,
+      ClassLoader loader,
+      String className,
+      Class<?> redefined,
+      ProtectionDomain pd,
+      byte[] bytes) {
     AsmVisitorWrapper w = className == null ? null : targets.get(className);
     if (w == null) return null;
     try {
       rt.readBridge(module);
       String name = className.replace('/', '.');
-      ClassFileLocator locator = new ClassFileLocator.Compound(ClassFileLocator.Simple.of(name, bytes),
-          loader == null ? ClassFileLocator.ForClassLoader.ofBootLoader() : ClassFileLocator.ForClassLoader.of(loader));
+      ClassFileLocator locator =
+          new ClassFileLocator.Compound(
+              ClassFileLocator.Simple.of(name, bytes),
+              loader == null
+                  ? ClassFileLocator.ForClassLoader.ofBootLoader()
+                  : ClassFileLocator.ForClassLoader.of(loader));
       TypeDescription type = TypePool.Default.of(locator).describe(name).resolve();
       byte[] out = byteBuddy.decorate(type, locator).visit(w).make().getBytes();
       transformed.add(name);

@@ -14,6 +14,7 @@ final class Registry {
   private volatile PoolState[] table = new PoolState[64];
   private int count;
   private final AtomicInteger ids = new AtomicInteger();
+
   /** Pools not measured because {@code maxPools} were already. */
   final AtomicInteger refused = new AtomicInteger();
 
@@ -38,7 +39,9 @@ final class Registry {
     }
   }
 
-  /** The pool's state, made if needed; null if the agent measures {@code maxPools} pools already. */
+  /**
+   * The pool's state, made if needed; null if the agent measures {@code maxPools} pools already.
+   */
   PoolState getOrCreate(Object pool, Kind kind) {
     PoolState s = get(pool);
     return s != null ? s : create(pool, kind);
@@ -55,7 +58,8 @@ final class Registry {
     PoolState[] old = table;
     PoolState[] t = new PoolState[(count + 1) * 2 > old.length ? old.length * 2 : old.length];
     for (PoolState o : old) {
-      if (o != null) insert(t, o); // collected ones too: the ticker unregisters them, then removes them
+      if (o != null)
+        insert(t, o); // collected ones too: the ticker unregisters them, then removes them
     }
     insert(t, s);
     count = size(t);
@@ -84,7 +88,9 @@ final class Registry {
     return out;
   }
 
-  /** Forgets these states (collected, or terminated long enough); rebuilds the table without them. */
+  /**
+   * Forgets these states (collected, or terminated long enough); rebuilds the table without them.
+   */
   synchronized void remove(List<PoolState> gone) {
     if (gone.isEmpty()) return;
     PoolState[] old = table;

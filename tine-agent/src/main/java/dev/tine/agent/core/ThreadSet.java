@@ -23,10 +23,13 @@ final class ThreadSet {
   static final class Member {
     final WeakReference<Thread> thread;
     final long tid;
+
     /** Its CPU time when last read (-1: unknown); guarded by the set's lock. */
     long lastCpu = -1;
+
     /** Its recorder, or null; guarded by the set's lock. */
     ThreadRecorder recorder;
+
     boolean gone;
 
     Member(Thread t) {
@@ -36,8 +39,13 @@ final class ThreadSet {
   }
 
   private final Map<Long, Member> members = new HashMap<>();
-  /** Names of threads seen (live or not), the most recent last, at most NAMES: a pool keeps its name after its threads end. */
+
+  /**
+   * Names of threads seen (live or not), the most recent last, at most NAMES: a pool keeps its name
+   * after its threads end.
+   */
   private final java.util.ArrayDeque<String> names = new java.util.ArrayDeque<>();
+
   private static final int NAMES = 32;
 
   private void remember(String name) {
@@ -45,10 +53,14 @@ final class ThreadSet {
     names.addLast(name);
     if (names.size() > NAMES) names.removeFirst();
   }
+
   /** CPU time of the pool's threads counted so far (ns). */
   private long cpuNanos;
 
-  /** Adds the calling thread (or returns it if present), with the CPU time it has used so far as its start. */
+  /**
+   * Adds the calling thread (or returns it if present), with the CPU time it has used so far as its
+   * start.
+   */
   synchronized Member join(Thread t, ThreadRecorder recorder) {
     Member m = members.get(t.threadId());
     if (m != null && m.thread.refersTo(t)) {

@@ -23,8 +23,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * A small loopback request server that knows nothing of Tine: plain {@code Executors} pools (or a
  * {@code ForkJoinPool}), thread-per-connection readers, and its own measurements (ground truth for
- * the agent's tests and {@code tine experiment attach}). It uses no Tine class, so it can run from a
- * directory holding only this class.
+ * the agent's tests and {@code tine experiment attach}). It uses no Tine class, so it can run from
+ * a directory holding only this class.
  *
  * <p><b>Requests</b> (binary, big-endian): {@code int id, int sleepMicros, int cpuIterations}; the
  * reply is {@code int id, long result}, where {@code result = expected(id, cpuIterations)} (so a
@@ -33,29 +33,38 @@ import java.util.concurrent.locks.LockSupport;
  * rounds of a hash (CPU work).
  *
  * <p><b>Control</b> on standard input, one command a line, answered on standard output:
+ *
  * <ul>
- *   <li>{@code pool fixed N} | {@code pool cached} | {@code pool bounded N Q} (N threads, a queue of
- *       Q, abort policy) | {@code pool forkjoin N}: a new request pool (the old one is shut down).
+ *   <li>{@code pool fixed N} | {@code pool cached} | {@code pool bounded N Q} (N threads, a queue
+ *       of Q, abort policy) | {@code pool forkjoin N}: a new request pool (the old one is shut
+ *       down).
  *   <li>{@code stats FROM_MS TO_MS}: {@code STATS n waitNanosSum serviceNanosSum} over the requests
- *       that ended within [FROM, TO] (wall-clock milliseconds), as the server measured them: wait from
- *       just before {@code execute} to the task's first line, service from its first line to its last.
+ *       that ended within [FROM, TO] (wall-clock milliseconds), as the server measured them: wait
+ *       from just before {@code execute} to the task's first line, service from its first line to
+ *       its last.
  *   <li>{@code totals}: {@code TOTALS submitted rejected completed}.
  *   <li>{@code quit}.
  * </ul>
+ *
  * At start it prints {@code PORT p PID q}. With the argument {@code housekeeping} it also runs what
  * a real server has beside its request pool: a scheduled pool ticking every 20 ms, and an audit
- * record per request handed to the common {@code ForkJoinPool} ({@code CompletableFuture.runAsync}).
+ * record per request handed to the common {@code ForkJoinPool} ({@code
+ * CompletableFuture.runAsync}).
  */
 public final class LoopbackServer {
   /** Per finished request: end (wall ms), wait (ns), service (ns). A ring: the last LOG entries. */
   private static final int LOG = 1 << 20;
-  private final long[] endMillis = new long[LOG], waitNanos = new long[LOG], serviceNanos = new long[LOG];
+
+  private final long[] endMillis = new long[LOG],
+      waitNanos = new long[LOG],
+      serviceNanos = new long[LOG];
   private long logged;
   private long submitted, rejected, completed;
 
   private volatile ExecutorService pool;
   private volatile boolean audit;
-  private final java.util.concurrent.atomic.AtomicLong audited = new java.util.concurrent.atomic.AtomicLong();
+  private final java.util.concurrent.atomic.AtomicLong audited =
+      new java.util.concurrent.atomic.AtomicLong();
 
   public static long expected(int id, int cpuIterations) {
     long h = id * 0x9E3779B97F4A7C15L;
@@ -78,7 +87,8 @@ public final class LoopbackServer {
     if (housekeeping) {
       audit = true;
       java.util.concurrent.ScheduledExecutorService sched = Executors.newScheduledThreadPool(1);
-      sched.scheduleAtFixedRate(() -> expected((int) System.nanoTime(), 20_000), 20, 20, TimeUnit.MILLISECONDS);
+      sched.scheduleAtFixedRate(
+          () -> expected((int) System.nanoTime(), 20_000), 20, 20, TimeUnit.MILLISECONDS);
     }
     ServerSocket ss = new ServerSocket(0, 200, InetAddress.getLoopbackAddress());
     Thread acceptor = new Thread(() -> accept(ss), "acceptor");
@@ -96,7 +106,8 @@ public final class LoopbackServer {
             pool = newPool(java.util.Arrays.copyOfRange(w, 1, w.length));
             old.shutdown();
             old.awaitTermination(10, TimeUnit.SECONDS);
-            System.out.println("OK pool " + String.join(" ", java.util.Arrays.copyOfRange(w, 1, w.length)));
+            System.out.println(
+                "OK pool " + String.join(" ", java.util.Arrays.copyOfRange(w, 1, w.length)));
           }
           case "stats" -> System.out.println(stats(Long.parseLong(w[1]), Long.parseLong(w[2])));
           case "totals" -> {
@@ -123,10 +134,17 @@ public final class LoopbackServer {
     return switch (w[0]) {
       case "fixed" -> Executors.newFixedThreadPool(Integer.parseInt(w[1]));
       case "cached" -> Executors.newCachedThreadPool();
-      case "bounded" -> new ThreadPoolExecutor(Integer.parseInt(w[1]), Integer.parseInt(w[1]), 0, TimeUnit.SECONDS,
-          new ArrayBlockingQueue<>(Integer.parseInt(w[2])), new ThreadPoolExecutor.AbortPolicy());
+      case "bounded" ->
+          new ThreadPoolExecutor(
+              Integer.parseInt(w[1]),
+              Integer.parseInt(w[1]),
+              0,
+              TimeUnit.SECONDS,
+              new ArrayBlockingQueue<>(Integer.parseInt(w[2])),
+              new ThreadPoolExecutor.AbortPolicy());
       case "forkjoin" -> new ForkJoinPool(Integer.parseInt(w[1]));
-      default -> throw new IllegalArgumentException("pool fixed N | cached | bounded N Q | forkjoin N");
+      default ->
+          throw new IllegalArgumentException("pool fixed N | cached | bounded N Q | forkjoin N");
     };
   }
 
@@ -154,7 +172,7 @@ public final class LoopbackServer {
   }
 
   private void accept(ServerSocket ss) {
-    for (;;) {
+    for (; ; ) {
       try {
         Socket s = ss.accept();
         s.setTcpNoDelay(true);
@@ -170,18 +188,22 @@ public final class LoopbackServer {
   private void serve(Socket s) {
     try (s;
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
-      for (;;) {
+        DataOutputStream out =
+            new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
+      for (; ; ) {
         int id = in.readInt(), sleepMicros = in.readInt(), cpu = in.readInt();
         long submittedAt = System.nanoTime();
-        Runnable task = () -> {
-          long start = System.nanoTime();
-          if (sleepMicros > 0) LockSupport.parkNanos(sleepMicros * 1000L);
-          long r = expected(id, cpu);
-          reply(out, id, r);
-          if (audit) java.util.concurrent.CompletableFuture.runAsync(() -> audited.addAndGet(expected(id, 2_000)));
-          log(start - submittedAt, System.nanoTime() - start); // the whole task but this line
-        };
+        Runnable task =
+            () -> {
+              long start = System.nanoTime();
+              if (sleepMicros > 0) LockSupport.parkNanos(sleepMicros * 1000L);
+              long r = expected(id, cpu);
+              reply(out, id, r);
+              if (audit)
+                java.util.concurrent.CompletableFuture.runAsync(
+                    () -> audited.addAndGet(expected(id, 2_000)));
+              log(start - submittedAt, System.nanoTime() - start); // the whole task but this line
+            };
         synchronized (this) {
           submitted++;
         }

@@ -48,44 +48,77 @@ import picocli.CommandLine.Spec;
 public final class AttachExperiment implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--seconds", paramLabel = "S", description = "Measured window per configuration (default: 5).")
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Measured window per configuration (default: 5).")
   int seconds = 5;
 
-  @Option(names = "--warmup", paramLabel = "S", description = "Seconds before the window starts (default: 2).")
+  @Option(
+      names = "--warmup",
+      paramLabel = "S",
+      description = "Seconds before the window starts (default: 2).")
   int warmup = 2;
 
-  @Option(names = "--sleep-ms", paramLabel = "MS", description = "Per request, the server's call to another system (default: 10).")
+  @Option(
+      names = "--sleep-ms",
+      paramLabel = "MS",
+      description = "Per request, the server's call to another system (default: 10).")
   int sleepMs = 10;
 
-  @Option(names = "--cpu-iterations", paramLabel = "N", description = "Per request, the server's CPU work (default: 20000).")
+  @Option(
+      names = "--cpu-iterations",
+      paramLabel = "N",
+      description = "Per request, the server's CPU work (default: 20000).")
   int cpuIterations = 20_000;
 
-  @Option(names = "--agent-jar", paramLabel = "FILE", description = "The agent jar (default: found beside this one).")
+  @Option(
+      names = "--agent-jar",
+      paramLabel = "FILE",
+      description = "The agent jar (default: found beside this one).")
   Path agentJar;
 
-  @Option(names = "--json", paramLabel = "FILE", description = "Also write one record per configuration to FILE.")
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description = "Also write one record per configuration to FILE.")
   Path json;
 
-  record Row(int clients, int pool, Map<String, Object> figures, double serverDeadTime, double serverServiceMs) {}
+  record Row(
+      int clients,
+      int pool,
+      Map<String, Object> figures,
+      double serverDeadTime,
+      double serverServiceMs) {}
 
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
     Path jar = AgentJar.locate(agentJar);
     Path classes = serverClasses(jar);
-    List<String> cmd = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m", "-cp",
-        classes.toString(), LoopbackServer.class.getName(), "fixed", "1");
+    List<String> cmd =
+        List.of(
+            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+            "-Xmx256m",
+            "-cp",
+            classes.toString(),
+            LoopbackServer.class.getName(),
+            "fixed",
+            "1");
     Process server = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
     Lines lines = new Lines(server.getInputStream());
     try {
       String[] hello = lines.expect("PORT", 30).split(" ");
       int port = Integer.parseInt(hello[1]);
       long pid = Long.parseLong(hello[3]);
-      out.printf("server pid %d (plain Executors.newFixedThreadPool, no Tine class on its class path); requests: %d ms"
-          + " sleep + %d hash rounds; window %d s after %d s warm-up%n", pid, sleepMs, cpuIterations, seconds, warmup);
+      out.printf(
+          "server pid %d (plain Executors.newFixedThreadPool, no Tine class on its class path); requests: %d ms"
+              + " sleep + %d hash rounds; window %d s after %d s warm-up%n",
+          pid, sleepMs, cpuIterations, seconds, warmup);
       out.flush();
       List<Row> rows = new ArrayList<>();
-      try (AttachClient agent = AttachClient.attach(pid, jar, "window=" + seconds + ",quiet=true")) {
+      try (AttachClient agent =
+          AttachClient.attach(pid, jar, "window=" + seconds + ",quiet=true")) {
         int lastId = 0;
         int[][] configs = {{1, 1}, {10, 1}, {10, 4}, {10, 8}};
         for (int[] c : configs) {
@@ -102,7 +135,13 @@ public final class AttachExperiment implements Callable<Integer> {
             String[] st = lines.expect("STATS", 10).split(" ");
             double wait = Long.parseLong(st[2]), service = Long.parseLong(st[3]);
             long n = Long.parseLong(st[1]);
-            rows.add(new Row(clients, pool, f, wait / (wait + service), n == 0 ? Double.NaN : service / 1e6 / n));
+            rows.add(
+                new Row(
+                    clients,
+                    pool,
+                    f,
+                    wait / (wait + service),
+                    n == 0 ? Double.NaN : service / 1e6 / n));
             out.printf("  %2d client(s), pool %d: done%n", clients, pool);
             out.flush();
           }
@@ -132,11 +171,13 @@ public final class AttachExperiment implements Callable<Integer> {
   }
 
   /** The newest running pool, once its window starts after {@code notBefore}. */
-  private static Map<String, Object> steady(AttachClient agent, int afterId, long notBefore) throws Exception {
+  private static Map<String, Object> steady(AttachClient agent, int afterId, long notBefore)
+      throws Exception {
     long deadline = System.nanoTime() + 120_000_000_000L;
     while (System.nanoTime() < deadline) {
       for (Map<String, Object> p : agent.pools()) {
-        if (!"running".equals(p.get("State")) || !String.valueOf(p.get("Name")).startsWith("pool-")) continue;
+        if (!"running".equals(p.get("State")) || !String.valueOf(p.get("Name")).startsWith("pool-"))
+          continue;
         if (((Number) p.get("Id")).intValue() <= afterId) continue;
         long at = ((Number) p.get("MeasuredAtMillis")).longValue();
         double w = ((Number) p.get("WindowSeconds")).doubleValue();
@@ -149,18 +190,42 @@ public final class AttachExperiment implements Callable<Integer> {
 
   static void print(PrintWriter out, List<Row> rows) {
     out.println();
-    out.println("Seed 004's table, from the attached agent (the server measured its own dead time too):");
-    out.printf(Locale.ROOT, "%7s %5s %10s %12s %9s %10s %13s %6s %11s %11s  %s%n", "clients", "pool", "completed",
-        "throughput/s", "Little L", "dead time", "(server's own)", "CPU%", "p90 wait ms", "service ms", "advisor");
+    out.println(
+        "Seed 004's table, from the attached agent (the server measured its own dead time too):");
+    out.printf(
+        Locale.ROOT,
+        "%7s %5s %10s %12s %9s %10s %13s %6s %11s %11s  %s%n",
+        "clients",
+        "pool",
+        "completed",
+        "throughput/s",
+        "Little L",
+        "dead time",
+        "(server's own)",
+        "CPU%",
+        "p90 wait ms",
+        "service ms",
+        "advisor");
     for (Row r : rows) {
       Map<String, Object> f = r.figures;
-      out.printf(Locale.ROOT, "%7d %5d %10d %12.1f %9.2f %9.1f%% %12.1f%% %6.0f %11.2f %11.2f  %s%n", r.clients, r.pool,
-          ((Number) f.get("WindowCompleted")).longValue(), num(f, "RetirementRate"), num(f, "LittlesL"),
-          100 * num(f, "DeadTimeRatio"), 100 * r.serverDeadTime, num(f, "CpuPercent"), num(f, "WaitP90Millis"),
-          num(f, "ServiceMillis"), f.get("RecommendedSize") + ": " + f.get("Recommendation"));
+      out.printf(
+          Locale.ROOT,
+          "%7d %5d %10d %12.1f %9.2f %9.1f%% %12.1f%% %6.0f %11.2f %11.2f  %s%n",
+          r.clients,
+          r.pool,
+          ((Number) f.get("WindowCompleted")).longValue(),
+          num(f, "RetirementRate"),
+          num(f, "LittlesL"),
+          100 * num(f, "DeadTimeRatio"),
+          100 * r.serverDeadTime,
+          num(f, "CpuPercent"),
+          num(f, "WaitP90Millis"),
+          num(f, "ServiceMillis"),
+          f.get("RecommendedSize") + ": " + f.get("Recommendation"));
     }
-    out.println("Seed 004 (4 cores, its own workload): L ≈ 0.98 and dead time ≈ 0.1% with 1 client; with 10 clients"
-        + " dead time ≈ 90%, 60%, 19% for pools 1, 4, 8.");
+    out.println(
+        "Seed 004 (4 cores, its own workload): L ≈ 0.98 and dead time ≈ 0.1% with 1 client; with 10 clients"
+            + " dead time ≈ 90%, 60%, 19% for pools 1, 4, 8.");
     out.flush();
   }
 
@@ -173,7 +238,9 @@ public final class AttachExperiment implements Callable<Integer> {
     p.getOutputStream().flush();
   }
 
-  /** The server's classes alone, in a temporary directory (the application knows nothing of Tine). */
+  /**
+   * The server's classes alone, in a temporary directory (the application knows nothing of Tine).
+   */
   static Path serverClasses(Path agentJar) throws IOException {
     Path dir = Files.createTempDirectory("tine-loopback-server");
     dir.toFile().deleteOnExit();
@@ -197,20 +264,24 @@ public final class AttachExperiment implements Callable<Integer> {
     private final BlockingQueue<String> q = new LinkedBlockingQueue<>();
 
     Lines(InputStream in) {
-      Thread t = new Thread(() -> {
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
-          for (String l; (l = r.readLine()) != null; ) q.add(l);
-        } catch (IOException e) {
-          // ended
-        }
-      }, "server-output");
+      Thread t =
+          new Thread(
+              () -> {
+                try (BufferedReader r =
+                    new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                  for (String l; (l = r.readLine()) != null; ) q.add(l);
+                } catch (IOException e) {
+                  // ended
+                }
+              },
+              "server-output");
       t.setDaemon(true);
       t.start();
     }
 
     String expect(String prefix, int seconds) throws Exception {
       long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-      for (;;) {
+      for (; ; ) {
         String l = q.poll(Math.max(1, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
         if (l == null) throw new IOException("the server did not answer '" + prefix + "'");
         if (l.startsWith(prefix)) return l;

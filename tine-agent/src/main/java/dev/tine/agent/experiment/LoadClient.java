@@ -14,15 +14,18 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Closed-loop clients of {@link LoopbackServer} (seed 004's clients: send, wait for the answer, send
- * again), each on its own connection. Records when every request was sent (wall-clock ms), so the
- * arrival rate over any interval can be compared with what the agent saw, and checks every answer.
+ * Closed-loop clients of {@link LoopbackServer} (seed 004's clients: send, wait for the answer,
+ * send again), each on its own connection. Records when every request was sent (wall-clock ms), so
+ * the arrival rate over any interval can be compared with what the agent saw, and checks every
+ * answer.
  */
 public final class LoadClient implements AutoCloseable {
   private static final int RING = 1 << 21;
   private final long[] sentAt = new long[RING];
   private final AtomicLong sent = new AtomicLong();
-  private final AtomicLong answered = new AtomicLong(), rejectedReplies = new AtomicLong(), wrong = new AtomicLong();
+  private final AtomicLong answered = new AtomicLong(),
+      rejectedReplies = new AtomicLong(),
+      wrong = new AtomicLong();
   private final AtomicInteger ids = new AtomicInteger();
   private final List<Thread> threads = new ArrayList<>();
   private final List<Socket> sockets = new ArrayList<>();
@@ -55,7 +58,8 @@ public final class LoadClient implements AutoCloseable {
   }
 
   private void loop(Socket s) {
-    try (DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
+    try (DataOutputStream out =
+            new DataOutputStream(new BufferedOutputStream(s.getOutputStream()));
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()))) {
       while (!stop) {
         int id = ids.incrementAndGet(), sl = sleepMicros, cpu = cpuIterations;

@@ -22,7 +22,9 @@ public final class AgentJar {
    */
   public static Path locate(Path explicit) throws IOException {
     if (explicit != null) {
-      if (!isAgentJar(explicit)) throw new IOException(explicit + " is not the agent jar (no Agent-Class " + AGENT_CLASS + ")");
+      if (!isAgentJar(explicit))
+        throw new IOException(
+            explicit + " is not the agent jar (no Agent-Class " + AGENT_CLASS + ")");
       return explicit;
     }
     List<Path> tried = new ArrayList<>();
@@ -44,8 +46,11 @@ public final class AgentJar {
     for (Path p : tried) {
       if (isAgentJar(p)) return p.toAbsolutePath();
     }
-    throw new IOException("cannot find tine-agent.jar (tried " + tried + "); build it with"
-        + " ./mvnw -B -ntp -pl tine-agent -am package -DskipTests -Djcstress.skip=true, or pass --agent-jar");
+    throw new IOException(
+        "cannot find tine-agent.jar (tried "
+            + tried
+            + "); build it with"
+            + " ./mvnw -B -ntp -pl tine-agent -am package -DskipTests -Djcstress.skip=true, or pass --agent-jar");
   }
 
   private static Path ownJar() {

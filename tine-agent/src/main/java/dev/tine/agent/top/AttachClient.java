@@ -47,15 +47,18 @@ public final class AttachClient implements AutoCloseable {
   private final long pid;
   private final JMXConnector connector;
   private final MBeanServerConnection mbs;
+
   /** How long attaching took (ms): the Attach API, loading the agent, the JMX connection. */
   public final long attachMillis;
+
   /** Whether this client loaded the agent (false: it was running already). */
   public final boolean loadedNow;
 
   /** When the agent was in place in the target ({@code System.nanoTime()} here). */
   public final long agentReadyNanos;
 
-  private AttachClient(long pid, JMXConnector connector, long attachMillis, boolean loadedNow, long agentReadyNanos)
+  private AttachClient(
+      long pid, JMXConnector connector, long attachMillis, boolean loadedNow, long agentReadyNanos)
       throws IOException {
     this.pid = pid;
     this.connector = connector;
@@ -70,18 +73,24 @@ public final class AttachClient implements AutoCloseable {
   }
 
   /**
-   * Checks the target, loads the agent into it (if it is not running there already) and connects
-   * to its local JMX connector.
+   * Checks the target, loads the agent into it (if it is not running there already) and connects to
+   * its local JMX connector.
    */
-  public static AttachClient attach(long pid, Path agentJar, String agentOptions) throws AttachProblem {
+  public static AttachClient attach(long pid, Path agentJar, String agentOptions)
+      throws AttachProblem {
     checkTarget(pid);
     long t0 = System.nanoTime();
     VirtualMachine vm;
     try {
       vm = VirtualMachine.attach(Long.toString(pid));
     } catch (AttachNotSupportedException e) {
-      throw new AttachProblem("cannot attach to pid " + pid + ": " + e.getMessage()
-          + " (was it started with -XX:+DisableAttachMechanism, or in another container?)", 1);
+      throw new AttachProblem(
+          "cannot attach to pid "
+              + pid
+              + ": "
+              + e.getMessage()
+              + " (was it started with -XX:+DisableAttachMechanism, or in another container?)",
+          1);
     } catch (IOException e) {
       throw new AttachProblem("cannot attach to pid " + pid + ": " + e.getMessage(), 1);
     }
@@ -90,40 +99,65 @@ public final class AttachClient implements AutoCloseable {
     long loadedAt = 0;
     JMXConnector c = null;
     try {
-      // Is the agent there already? Only if the JDK's local JMX connector runs (every top starts it)
-      // and shows the agent's MXBean; loading it again would print the JDK's dynamic-agent warning in
+      // Is the agent there already? Only if the JDK's local JMX connector runs (every top starts
+      // it)
+      // and shows the agent's MXBean; loading it again would print the JDK's dynamic-agent warning
+      // in
       // the target again. Otherwise load it first, so it measures while the connector starts and we
       // connect to it.
-      address = vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
+      address =
+          vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
       if (address != null) {
         c = JMXConnectorFactory.connect(new JMXServiceURL(address));
         if (!c.getMBeanServerConnection().isRegistered(name(AGENT))) {
-          vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
+          vm.loadAgent(
+              agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
           loadedNow = true;
           loadedAt = System.nanoTime();
         }
       } else {
-        vm.loadAgent(agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
+        vm.loadAgent(
+            agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
         loadedNow = true;
         loadedAt = System.nanoTime();
         address = vm.startLocalManagementAgent();
         c = JMXConnectorFactory.connect(new JMXServiceURL(address));
       }
-      AttachClient client = new AttachClient(pid, c, (System.nanoTime() - t0) / 1_000_000, loadedNow,
-          loadedNow ? loadedAt : System.nanoTime());
+      AttachClient client =
+          new AttachClient(
+              pid,
+              c,
+              (System.nanoTime() - t0) / 1_000_000,
+              loadedNow,
+              loadedNow ? loadedAt : System.nanoTime());
       c = null;
       return client;
     } catch (AgentLoadException e) {
       String m = String.valueOf(e.getMessage());
-      throw new AttachProblem(m.contains("Dynamic agent loading")
-          ? "pid " + pid + " refuses agents loaded at run time: start it with -XX:+EnableDynamicAgentLoading"
-              + " (or with -javaagent:" + agentJar + ")"
-          : "pid " + pid + " could not load " + agentJar + ": " + m, 1);
+      throw new AttachProblem(
+          m.contains("Dynamic agent loading")
+              ? "pid "
+                  + pid
+                  + " refuses agents loaded at run time: start it with -XX:+EnableDynamicAgentLoading"
+                  + " (or with -javaagent:"
+                  + agentJar
+                  + ")"
+              : "pid " + pid + " could not load " + agentJar + ": " + m,
+          1);
     } catch (AgentInitializationException e) {
-      throw new AttachProblem("the agent failed to start in pid " + pid + " (see its standard error): " + e.getMessage(), 1);
+      throw new AttachProblem(
+          "the agent failed to start in pid "
+              + pid
+              + " (see its standard error): "
+              + e.getMessage(),
+          1);
     } catch (IOException e) {
-      throw new AttachProblem("lost pid " + pid + " while loading the agent or connecting to its local JMX connector: "
-          + e.getMessage(), 1);
+      throw new AttachProblem(
+          "lost pid "
+              + pid
+              + " while loading the agent or connecting to its local JMX connector: "
+              + e.getMessage(),
+          1);
     } finally {
       if (c != null) {
         try {
@@ -143,16 +177,27 @@ public final class AttachClient implements AutoCloseable {
   /** Refuses, with a clear message, a pid that is not a live JVM of the same user. */
   static void checkTarget(long pid) throws AttachProblem {
     if (pid <= 0) throw new AttachProblem("not a process id: " + pid, 2);
-    if (pid == ProcessHandle.current().pid()) throw new AttachProblem("pid " + pid + " is this tine process itself", 2);
+    if (pid == ProcessHandle.current().pid())
+      throw new AttachProblem("pid " + pid + " is this tine process itself", 2);
     Optional<ProcessHandle> ph = ProcessHandle.of(pid);
-    if (ph.isEmpty() || !ph.get().isAlive()) throw new AttachProblem("no process with pid " + pid, 3);
+    if (ph.isEmpty() || !ph.get().isAlive())
+      throw new AttachProblem("no process with pid " + pid, 3);
     ProcessHandle.Info info = ph.get().info();
     String me = System.getProperty("user.name");
     String owner = info.user().orElse(null);
     if (owner == null) owner = procOwner(pid);
     if (owner != null && !owner.equals(me)) {
-      throw new AttachProblem("pid " + pid + " belongs to user " + owner + ", not " + me
-          + ": tine top attaches only to JVMs of the same user (run it as " + owner + ")", 4);
+      throw new AttachProblem(
+          "pid "
+              + pid
+              + " belongs to user "
+              + owner
+              + ", not "
+              + me
+              + ": tine top attaches only to JVMs of the same user (run it as "
+              + owner
+              + ")",
+          4);
     }
     if (!isJvm(pid)) {
       String cmd = info.command().orElse("?");
@@ -225,7 +270,8 @@ public final class AttachClient implements AutoCloseable {
 
   private final Map<ObjectName, String[]> attributeNames = new LinkedHashMap<>();
 
-  private Map<String, Object> attributes(ObjectName on) throws IOException, javax.management.InstanceNotFoundException {
+  private Map<String, Object> attributes(ObjectName on)
+      throws IOException, javax.management.InstanceNotFoundException {
     try {
       String[] names = attributeNames.get(on);
       if (names == null) {

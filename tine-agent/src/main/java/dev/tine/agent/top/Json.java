@@ -4,7 +4,9 @@ import java.util.Collection;
 import java.util.Locale;
 import java.util.Map;
 
-/** A small JSON writer (the agent jar carries no JSON library): maps, collections, strings, numbers. */
+/**
+ * A small JSON writer (the agent jar carries no JSON library): maps, collections, strings, numbers.
+ */
 public final class Json {
   private Json() {}
 
@@ -43,7 +45,12 @@ public final class Json {
       double d = ((Number) v).doubleValue();
       if (Double.isNaN(d) || Double.isInfinite(d)) sb.append("null");
       else if (d == Math.rint(d) && Math.abs(d) < 1e15) sb.append((long) d);
-      else sb.append(String.format(Locale.ROOT, "%.6g", d).replaceAll("(\\.\\d*?)0+(e|$)", "$1$2").replace(".e", "e").replaceAll("\\.$", ""));
+      else
+        sb.append(
+            String.format(Locale.ROOT, "%.6g", d)
+                .replaceAll("(\\.\\d*?)0+(e|$)", "$1$2")
+                .replace(".e", "e")
+                .replaceAll("\\.$", ""));
     } else if (v instanceof Number || v instanceof Boolean) {
       sb.append(v);
     } else {

@@ -46,26 +46,44 @@ public final class TopCommand implements Callable<Integer> {
   @Option(names = "--once", description = "Print one refresh and exit.")
   boolean once;
 
-  @Option(names = "--json", description = "One JSON document per refresh (one line; one record per pool), for scripts.")
+  @Option(
+      names = "--json",
+      description = "One JSON document per refresh (one line; one record per pool), for scripts.")
   boolean json;
 
-  @Option(names = "--interval", paramLabel = "SECONDS", description = "Seconds between refreshes (default: 1).")
+  @Option(
+      names = "--interval",
+      paramLabel = "SECONDS",
+      description = "Seconds between refreshes (default: 1).")
   double interval = 1;
 
-  @Option(names = "--count", paramLabel = "N", description = "Stop after N refreshes (default: until interrupted).")
+  @Option(
+      names = "--count",
+      paramLabel = "N",
+      description = "Stop after N refreshes (default: until interrupted).")
   int count = -1;
 
-  @Option(names = "--all", description = "Also show the RMI/JMX pools that top's own connection uses.")
+  @Option(
+      names = "--all",
+      description = "Also show the RMI/JMX pools that top's own connection uses.")
   boolean all;
 
-  @Option(names = "--agent-jar", paramLabel = "FILE", description = "The agent jar (default: found beside this one).")
+  @Option(
+      names = "--agent-jar",
+      paramLabel = "FILE",
+      description = "The agent jar (default: found beside this one).")
   Path agentJar;
 
-  @Option(names = "--agent-options", paramLabel = "K=V,...",
-      description = "Options for the agent when it is loaded now (window, tick, maxTimedThreads, ...).")
+  @Option(
+      names = "--agent-options",
+      paramLabel = "K=V,...",
+      description =
+          "Options for the agent when it is loaded now (window, tick, maxTimedThreads, ...).")
   String agentOptions;
 
-  @Option(names = "--stop-agent", description = "Stop the agent in the target (original bytecode back) and exit.")
+  @Option(
+      names = "--stop-agent",
+      description = "Stop the agent in the target (original bytecode back) and exit.")
   boolean stopAgent;
 
   private long attachStart, attachMillis, agentReady;
@@ -103,8 +121,13 @@ public final class TopCommand implements Callable<Integer> {
         return 0;
       }
       if (client.loadedNow && !json) {
-        err.println("tine top: agent loaded into pid " + pid + " in " + client.attachMillis + " ms. JDK 21+ prints a"
-            + " warning there about a dynamically loaded agent; -XX:+EnableDynamicAgentLoading allows it silently.");
+        err.println(
+            "tine top: agent loaded into pid "
+                + pid
+                + " in "
+                + client.attachMillis
+                + " ms. JDK 21+ prints a"
+                + " warning there about a dynamically loaded agent; -XX:+EnableDynamicAgentLoading allows it silently.");
       }
       boolean tty = System.console() != null && !json;
       int shown = 0;
@@ -123,7 +146,8 @@ public final class TopCommand implements Callable<Integer> {
         out.flush();
         shown++;
         if (count >= 0 && shown >= count) break;
-        if (shown == 1) next = System.nanoTime(); // the first refresh waited for the agent's first tick
+        if (shown == 1)
+          next = System.nanoTime(); // the first refresh waited for the agent's first tick
         next += (long) (interval * 1e9);
         long sleep = next - System.nanoTime();
         if (sleep > 0) Thread.sleep(sleep / 1_000_000, (int) (sleep % 1_000_000));
@@ -148,7 +172,8 @@ public final class TopCommand implements Callable<Integer> {
    * agent's first tick (a second of measuring), but not past 2.8 s after the agent was loaded, so
    * the first figures come within 3 s of it.
    */
-  private void waitForFirstFigures(AttachClient client, long agentReady) throws IOException, InterruptedException {
+  private void waitForFirstFigures(AttachClient client, long agentReady)
+      throws IOException, InterruptedException {
     long deadline = agentReady + 2_800_000_000L;
     while (System.nanoTime() < deadline) {
       if (client.agent().get("Ticks") instanceof Number n && n.longValue() >= 1) return;

@@ -6,12 +6,15 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Renders what {@code tine top} read: one row per pool, and the whole JVM (seed 004's system view). */
+/**
+ * Renders what {@code tine top} read: one row per pool, and the whole JVM (seed 004's system view).
+ */
 public final class TopTable {
   private TopTable() {}
 
   /** The JVM row's figures, from the pools' and the agent's attributes. */
-  public static Map<String, Object> jvm(Map<String, Object> agent, List<Map<String, Object>> pools) {
+  public static Map<String, Object> jvm(
+      Map<String, Object> agent, List<Map<String, Object>> pools) {
     double sumL = 0;
     double cpu = 0;
     for (Map<String, Object> p : pools) {
@@ -20,7 +23,8 @@ public final class TopTable {
       double c = num(p.get("CpuPercent"));
       if (c > 0) cpu += c;
     }
-    int cores = (int) num(agent.getOrDefault("Processors", Runtime.getRuntime().availableProcessors()));
+    int cores =
+        (int) num(agent.getOrDefault("Processors", Runtime.getRuntime().availableProcessors()));
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("pools", pools.size());
     m.put("processors", cores);
@@ -33,14 +37,19 @@ public final class TopTable {
     return m;
   }
 
-  /** Keeps pools the user asked about: drops the JMX/RMI machinery {@code top} itself brings unless {@code all}. */
+  /**
+   * Keeps pools the user asked about: drops the JMX/RMI machinery {@code top} itself brings unless
+   * {@code all}.
+   */
   public static List<Map<String, Object>> visible(List<Map<String, Object>> pools, boolean all) {
     if (all) return pools;
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> p : pools) {
       String name = String.valueOf(p.get("Name"));
       String site = String.valueOf(p.get("CreatedAt"));
-      if (name.startsWith("RMI ") || name.startsWith("JMX ") || site.startsWith("TCPTransport")
+      if (name.startsWith("RMI ")
+          || name.startsWith("JMX ")
+          || site.startsWith("TCPTransport")
           || site.startsWith("RuntimeUtil")) {
         continue;
       }
@@ -50,12 +59,43 @@ public final class TopTable {
   }
 
   /** The attributes first in each record, in this order; the rest follow. */
-  private static final List<String> ORDER = List.of("Id", "Name", "Kind", "State", "PoolClass", "CreatedAt",
-      "CorePoolSize", "MaximumPoolSize", "PoolSize", "ActiveCount", "QueueLength", "Parallelism", "StealCount",
-      "WindowSeconds", "ArrivalRate", "RetirementRate", "ServiceMillis", "WaitMillis", "ResponseMillis",
-      "WaitP50Millis", "WaitP90Millis", "WaitP99Millis", "ServiceP50Millis", "ServiceP90Millis", "ServiceP99Millis",
-      "LittlesL", "DeadTimeRatio", "CpuPercent", "CpuPerTaskMillis", "RecommendedSize", "Recommendation",
-      "Arrivals", "Completed", "Rejected", "Failed");
+  private static final List<String> ORDER =
+      List.of(
+          "Id",
+          "Name",
+          "Kind",
+          "State",
+          "PoolClass",
+          "CreatedAt",
+          "CorePoolSize",
+          "MaximumPoolSize",
+          "PoolSize",
+          "ActiveCount",
+          "QueueLength",
+          "Parallelism",
+          "StealCount",
+          "WindowSeconds",
+          "ArrivalRate",
+          "RetirementRate",
+          "ServiceMillis",
+          "WaitMillis",
+          "ResponseMillis",
+          "WaitP50Millis",
+          "WaitP90Millis",
+          "WaitP99Millis",
+          "ServiceP50Millis",
+          "ServiceP90Millis",
+          "ServiceP99Millis",
+          "LittlesL",
+          "DeadTimeRatio",
+          "CpuPercent",
+          "CpuPerTaskMillis",
+          "RecommendedSize",
+          "Recommendation",
+          "Arrivals",
+          "Completed",
+          "Rejected",
+          "Failed");
 
   /** One JSON-ready record per pool (snake_case keys, the main figures first). */
   public static Map<String, Object> record(Map<String, Object> p) {
@@ -101,41 +141,92 @@ public final class TopTable {
   }
 
   /** The table, as top would show it. */
-  public static String render(long pid, Map<String, Object> agent, List<Map<String, Object>> pools, int width) {
+  public static String render(
+      long pid, Map<String, Object> agent, List<Map<String, Object>> pools, int width) {
     StringBuilder sb = new StringBuilder();
     Map<String, Object> j = jvm(agent, pools);
-    sb.append(String.format(Locale.ROOT, "tine top - pid %d - %d pools - window %ss - %s%n", pid, pools.size(),
-        pools.isEmpty() ? "-" : f(num(pools.get(0).get("WindowSeconds")), 1), java.time.LocalTime.now().withNano(0)));
-    sb.append(String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n", "POOL", "KIND",
-        "THREADS c/m/a", "λ/s", "S ms", "Wq p50/p99 ms", "L", "DEAD%", "REJ", "CPU%", "ADVICE"));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "tine top - pid %d - %d pools - window %ss - %s%n",
+            pid,
+            pools.size(),
+            pools.isEmpty() ? "-" : f(num(pools.get(0).get("WindowSeconds")), 1),
+            java.time.LocalTime.now().withNano(0)));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n",
+            "POOL",
+            "KIND",
+            "THREADS c/m/a",
+            "λ/s",
+            "S ms",
+            "Wq p50/p99 ms",
+            "L",
+            "DEAD%",
+            "REJ",
+            "CPU%",
+            "ADVICE"));
     for (Map<String, Object> p : pools) {
       String threads = sizes(p);
       String wq = ms(num(p.get("WaitP50Millis"))) + "/" + ms(num(p.get("WaitP99Millis")));
       double dead = num(p.get("DeadTimeRatio"));
       int rec = (int) num(p.get("RecommendedSize"));
       String advice = (rec > 0 ? rec + ": " : "") + p.get("Recommendation");
-      String line = String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s",
-          trunc(String.valueOf(p.get("Name")), 26), kind(p.get("Kind")), threads, f(num(p.get("ArrivalRate")), 1),
-          ms(num(p.get("ServiceMillis"))), wq, f(num(p.get("LittlesL")), 2),
-          Double.isNaN(dead) ? "-" : f(100 * dead, 1), String.valueOf(p.get("Rejected")),
-          f(num(p.get("CpuPercent")), 0), advice);
+      String line =
+          String.format(
+              Locale.ROOT,
+              "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s",
+              trunc(String.valueOf(p.get("Name")), 26),
+              kind(p.get("Kind")),
+              threads,
+              f(num(p.get("ArrivalRate")), 1),
+              ms(num(p.get("ServiceMillis"))),
+              wq,
+              f(num(p.get("LittlesL")), 2),
+              Double.isNaN(dead) ? "-" : f(100 * dead, 1),
+              String.valueOf(p.get("Rejected")),
+              f(num(p.get("CpuPercent")), 0),
+              advice);
       sb.append(width > 0 ? trunc(line, width) : line).append(System.lineSeparator());
     }
     if (pools.isEmpty()) {
-      sb.append("(no pool has run a task since the agent arrived; pools made before it appear at their next task)")
+      sb.append(
+              "(no pool has run a task since the agent arrived; pools made before it appear at their next task)")
           .append(System.lineSeparator());
     }
     double sumL = (double) j.get("sum_littles_l");
     int cores = (int) j.get("processors");
     double load = (double) j.get("process_cpu_load");
-    sb.append(String.format(Locale.ROOT, "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n", "JVM (all pools)", "",
-        "", "", "", "", f(sumL, 2), "", "", f((double) j.get("pool_cpu_percent"), 0),
-        String.format(Locale.ROOT, "ΣL = %.2f on %d cores = %.2f per core; process CPU %s", sumL, cores,
-            cores > 0 ? sumL / cores : Double.NaN, load < 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * load))));
+    sb.append(
+        String.format(
+            Locale.ROOT,
+            "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n",
+            "JVM (all pools)",
+            "",
+            "",
+            "",
+            "",
+            "",
+            f(sumL, 2),
+            "",
+            "",
+            f((double) j.get("pool_cpu_percent"), 0),
+            String.format(
+                Locale.ROOT,
+                "ΣL = %.2f on %d cores = %.2f per core; process CPU %s",
+                sumL,
+                cores,
+                cores > 0 ? sumL / cores : Double.NaN,
+                load < 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * load))));
     Object failures = agent.get("Failures");
     if (failures instanceof Number n && n.longValue() > 0) {
-      sb.append("agent failures (swallowed, the application went on): ").append(n).append(", last: ")
-          .append(agent.get("LastFailure")).append(System.lineSeparator());
+      sb.append("agent failures (swallowed, the application went on): ")
+          .append(n)
+          .append(", last: ")
+          .append(agent.get("LastFailure"))
+          .append(System.lineSeparator());
     }
     return sb.toString();
   }

@@ -23,9 +23,9 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * ThreadPoolExecutor throughput, to run with and without the agent ({@link AgentOverhead} does
  * both, interleaved): one pool thread runs batches of tasks that each spin for {@code taskMicros};
- * the score is the time per task, so the agent's cost per task is the difference of two scores.
- * The pool thread is the bottleneck (the submitter runs on the other core), so this is the cost on
- * the task path: the agent's work in {@code getTask} and, when the submitter cannot keep ahead, in
+ * the score is the time per task, so the agent's cost per task is the difference of two scores. The
+ * pool thread is the bottleneck (the submitter runs on the other core), so this is the cost on the
+ * task path: the agent's work in {@code getTask} and, when the submitter cannot keep ahead, in
  * {@code execute}.
  */
 @State(Scope.Thread)

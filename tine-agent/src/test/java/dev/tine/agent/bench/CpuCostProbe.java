@@ -11,23 +11,30 @@ import java.util.concurrent.atomic.AtomicInteger;
  * CPU time per task of a ThreadPoolExecutor running empty tasks: the pool thread's and the
  * submitter's, from {@code ThreadMXBean}. Run with and without the agent (see {@link
  * AgentOverhead}); the difference is what the agent adds to each task, in CPU nanoseconds. Unlike
- * wall time it does not move when other processes take the CPUs, so it can be measured on a
- * shared box.
+ * wall time it does not move when other processes take the CPUs, so it can be measured on a shared
+ * box.
  *
  * <p>Prints {@code PROBE tasks worker_ns_per_task submitter_ns_per_task}.
  */
 public final class CpuCostProbe {
   public static void main(String[] args) throws Exception {
-    double warmupS = args.length > 0 ? Double.parseDouble(args[0]) : 2, measureS = args.length > 1 ? Double.parseDouble(args[1]) : 3;
+    double warmupS = args.length > 0 ? Double.parseDouble(args[0]) : 2,
+        measureS = args.length > 1 ? Double.parseDouble(args[1]) : 3;
     var tmx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
-    ThreadPoolExecutor pool = new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
     long worker = pool.submit(() -> Thread.currentThread().threadId()).get();
     long me = Thread.currentThread().threadId();
     run(pool, (long) (warmupS * 1e9));
     long w0 = tmx.getThreadCpuTime(worker), s0 = tmx.getThreadCpuTime(me);
     long n = run(pool, (long) (measureS * 1e9));
     long w1 = tmx.getThreadCpuTime(worker), s1 = tmx.getThreadCpuTime(me);
-    System.out.printf(java.util.Locale.ROOT, "PROBE %d %.1f %.1f%n", n, (w1 - w0) / (double) n, (s1 - s0) / (double) n);
+    System.out.printf(
+        java.util.Locale.ROOT,
+        "PROBE %d %.1f %.1f%n",
+        n,
+        (w1 - w0) / (double) n,
+        (s1 - s0) / (double) n);
     pool.shutdown();
     System.exit(0);
   }

@@ -21,8 +21,14 @@ class AgentConfigTest {
 
   @Test
   void mistakesAreRefusedWithTheirName() {
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("windw=3")).getMessage().contains("windw"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("window=x")).getMessage().contains("window"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("windw=3"))
+            .getMessage()
+            .contains("windw"));
+    assertTrue(
+        assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("window=x"))
+            .getMessage()
+            .contains("window"));
     assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("tick=5"));
     assertThrows(IllegalArgumentException.class, () -> AgentConfig.parse("window"));
   }

@@ -14,16 +14,34 @@ import org.junit.jupiter.api.Test;
 class ArrivalTableTest {
   /** A task whose equality the application defined: the table must neither use nor call it. */
   static final class Touchy implements Runnable {
-    @Override public void run() {}
-    @Override public boolean equals(Object o) { throw new AssertionError("equals called"); }
-    @Override public int hashCode() { throw new AssertionError("hashCode called"); }
+    @Override
+    public void run() {}
+
+    @Override
+    public boolean equals(Object o) {
+      throw new AssertionError("equals called");
+    }
+
+    @Override
+    public int hashCode() {
+      throw new AssertionError("hashCode called");
+    }
   }
 
   /** Equal to every other instance, same hash: a map keyed by equality would merge them. */
   static final class AllEqual implements Runnable {
-    @Override public void run() {}
-    @Override public boolean equals(Object o) { return o instanceof AllEqual; }
-    @Override public int hashCode() { return 1; }
+    @Override
+    public void run() {}
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof AllEqual;
+    }
+
+    @Override
+    public int hashCode() {
+      return 1;
+    }
   }
 
   @Test
@@ -75,12 +93,13 @@ class ArrivalTableTest {
   @Test
   void duplicatesOfACollectedTaskAreAllExpunged() throws Exception {
     AtomicInteger expunged = new AtomicInteger();
-    ArrivalTable t = new ArrivalTable(100) {
-      @Override
-      protected void onExpunged(Entry e) {
-        expunged.incrementAndGet();
-      }
-    };
+    ArrivalTable t =
+        new ArrivalTable(100) {
+          @Override
+          protected void onExpunged(Entry e) {
+            expunged.incrementAndGet();
+          }
+        };
     Object task = new Object();
     WeakReference<Object> ref = new WeakReference<>(task);
     t.put(task, 1, null);
@@ -108,7 +127,8 @@ class ArrivalTableTest {
       keep.add(o);
       if (t.put(o, i, null)) accepted++;
     }
-    assertTrue(accepted <= 64 + 64, "bounded: accepted " + accepted); // capacity rounds up per stripe
+    assertTrue(
+        accepted <= 64 + 64, "bounded: accepted " + accepted); // capacity rounds up per stripe
     assertTrue(accepted >= 16, "accepted " + accepted);
     assertEquals(accepted, t.size());
     for (Object o : keep) t.remove(o);
@@ -119,12 +139,13 @@ class ArrivalTableTest {
   @Test
   void anEntryDoesNotKeepItsTaskAliveAndGoesWhenTheTaskIsCollected() throws Exception {
     AtomicInteger expunged = new AtomicInteger();
-    ArrivalTable t = new ArrivalTable(100) {
-      @Override
-      protected void onExpunged(Entry e) {
-        expunged.incrementAndGet();
-      }
-    };
+    ArrivalTable t =
+        new ArrivalTable(100) {
+          @Override
+          protected void onExpunged(Entry e) {
+            expunged.incrementAndGet();
+          }
+        };
     Object task = new Object();
     WeakReference<Object> ref = new WeakReference<>(task);
     t.put(task, 1, null);
@@ -151,20 +172,22 @@ class ArrivalTableTest {
     List<Thread> ts = new ArrayList<>();
     for (int k = 0; k < threads; k++) {
       int kk = k;
-      ts.add(Thread.ofPlatform().start(() -> {
-        try {
-          go.await();
-        } catch (InterruptedException e) {
-          return;
-        }
-        for (int i = 0; i < per; i++) {
-          if (!t.put(tasks[kk][i], kk * 1_000_000L + i, null)) wrong.incrementAndGet();
-          if (i >= 8) {
-            long a = t.remove(tasks[kk][i - 8]);
-            if (a != kk * 1_000_000L + i - 8) wrong.incrementAndGet();
-          }
-        }
-      }));
+      ts.add(
+          Thread.ofPlatform()
+              .start(() -> {
+                try {
+                  go.await();
+                } catch (InterruptedException e) {
+                  return;
+                }
+                for (int i = 0; i < per; i++) {
+                  if (!t.put(tasks[kk][i], kk * 1_000_000L + i, null)) wrong.incrementAndGet();
+                  if (i >= 8) {
+                    long a = t.remove(tasks[kk][i - 8]);
+                    if (a != kk * 1_000_000L + i - 8) wrong.incrementAndGet();
+                  }
+                }
+              }));
     }
     go.countDown();
     for (Thread th : ts) th.join();

@@ -15,28 +15,35 @@ import org.junit.jupiter.api.Test;
 /**
  * The agent attached to a running server that knows nothing of Tine ({@link LoopbackServer}, plain
  * {@code Executors.newFixedThreadPool} and a {@code ForkJoinPool}), under 10 closed-loop clients:
- * its figures against the clients' own count of what they sent and the server's own timings of
- * the same requests, over the same window. Then every rejection, and the server after the client
+ * its figures against the clients' own count of what they sent and the server's own timings of the
+ * same requests, over the same window. Then every rejection, and the server after the client
  * detached and after the agent stopped.
  */
 class AttachIT {
   /** Service: 10 ms of "a call to another system" plus a little CPU. */
   static final int SLEEP_MICROS = 10_000, CPU_ITERATIONS = 20_000;
+
   static final int WINDOW_S = 3;
 
   record Window(long fromMillis, long toMillis, double seconds) {}
 
   @Test
   void figuresMatchTheServersOwnOverTheSameWindowAndEveryRejectionIsCounted() throws Exception {
-    try (ChildJvm server = ChildJvm.java(List.of("-Xmx256m"), ChildJvm.serverClasses().toString(),
-        LoopbackServer.class.getName(), "fixed", "1")) {
+    try (ChildJvm server =
+        ChildJvm.java(
+            List.of("-Xmx256m"),
+            ChildJvm.serverClasses().toString(),
+            LoopbackServer.class.getName(),
+            "fixed",
+            "1")) {
       String[] hello = server.expect("PORT", 30).split(" ");
       int port = Integer.parseInt(hello[1]);
       long pid = Long.parseLong(hello[3]);
       StringBuilder report = new StringBuilder();
       long rejectedBefore;
       try (LoadClient clients = new LoadClient(port, 10, SLEEP_MICROS, CPU_ITERATIONS)) {
-        AttachClient agent = AttachClient.attach(pid, ChildJvm.agentJar(), "window=" + WINDOW_S + ",quiet=true");
+        AttachClient agent =
+            AttachClient.attach(pid, ChildJvm.agentJar(), "window=" + WINDOW_S + ",quiet=true");
         try (agent) {
           int lastId = 0;
           // The pool made before the agent arrived is found when it next runs a task.
@@ -53,23 +60,36 @@ class AttachIT {
           }
           server.send("totals");
           rejectedBefore = Long.parseLong(server.expect("TOTALS", 10).split(" ")[2]);
-          // Rejections: a pool of 1 thread and a queue of 2 (abort policy) under the same 10 clients,
+          // Rejections: a pool of 1 thread and a queue of 2 (abort policy) under the same 10
+          // clients,
           // who resend at once when refused: thousands of rejections a second.
           server.send("pool bounded 1 2");
           server.expect("OK pool", 30);
           Thread.sleep(1500);
           clients.close();
           assertEquals(0, clients.wrong(), "wrong answers");
-          assertTrue(clients.rejectedReplies() > 100, "rejections seen by clients: " + clients.rejectedReplies());
+          assertTrue(
+              clients.rejectedReplies() > 100,
+              "rejections seen by clients: " + clients.rejectedReplies());
           server.send("totals");
           long serverRejected = Long.parseLong(server.expect("TOTALS", 10).split(" ")[2]);
-          assertTrue(serverRejected - rejectedBefore > 100, "rejections: " + (serverRejected - rejectedBefore));
+          assertTrue(
+              serverRejected - rejectedBefore > 100,
+              "rejections: " + (serverRejected - rejectedBefore));
           long agentRejected = waitForRejections(agent, serverRejected);
-          report.append(String.format(Locale.ROOT, "rejections: server %d, agent %d, clients saw %d%n", serverRejected,
-              agentRejected, clients.rejectedReplies()));
+          report.append(
+              String.format(
+                  Locale.ROOT,
+                  "rejections: server %d, agent %d, clients saw %d%n",
+                  serverRejected,
+                  agentRejected,
+                  clients.rejectedReplies()));
           assertEquals(serverRejected, agentRejected, "every rejection counted exactly\n" + report);
           Object failures = agent.agent().get("Failures");
-          assertEquals(0L, ((Number) failures).longValue(), "agent failures: " + agent.agent().get("LastFailure"));
+          assertEquals(
+              0L,
+              ((Number) failures).longValue(),
+              "agent failures: " + agent.agent().get("LastFailure"));
         }
       }
       System.out.println(report);
@@ -91,7 +111,9 @@ class AttachIT {
       serveAndCheck(port, "after the agent stopped");
       server.send("quit");
       assertEquals(0, server.waitFor(30));
-      assertTrue(server.err.stream().noneMatch(l -> l.contains("Exception") || l.contains("tine-agent: not started")),
+      assertTrue(
+          server.err.stream()
+              .noneMatch(l -> l.contains("Exception") || l.contains("tine-agent: not started")),
           "server stderr: " + server.err);
     }
   }
@@ -111,15 +133,17 @@ class AttachIT {
    * The newest running pool of this configuration, once its window lies wholly after the swap
    * (steady state): waits (bounded) for ticks, reading the figures each time.
    */
-  private static Map<String, Object> steadyPool(AttachClient agent, String config, int afterId, long swappedAt)
-      throws Exception {
+  private static Map<String, Object> steadyPool(
+      AttachClient agent, String config, int afterId, long swappedAt) throws Exception {
     String kind = config.startsWith("forkjoin") ? "ForkJoinPool" : "ThreadPoolExecutor";
     long deadline = System.nanoTime() + 30_000_000_000L;
     Map<String, Object> last = null;
     while (System.nanoTime() < deadline) {
       for (Map<String, Object> p : agent.pools()) {
         String name = String.valueOf(p.get("Name"));
-        if (!kind.equals(p.get("Kind")) || !"running".equals(p.get("State")) || name.startsWith("RMI")) continue;
+        if (!kind.equals(p.get("Kind"))
+            || !"running".equals(p.get("State"))
+            || name.startsWith("RMI")) continue;
         if (((Number) p.get("Id")).intValue() <= afterId) continue;
         last = p;
         long at = ((Number) p.get("MeasuredAtMillis")).longValue();
@@ -131,8 +155,13 @@ class AttachIT {
     throw new AssertionError("no steady window for " + config + "; last figures " + last);
   }
 
-  private static void check(String config, Map<String, Object> p, LoadClient clients, ChildJvm server,
-      StringBuilder report) throws Exception {
+  private static void check(
+      String config,
+      Map<String, Object> p,
+      LoadClient clients,
+      ChildJvm server,
+      StringBuilder report)
+      throws Exception {
     long to = ((Number) p.get("MeasuredAtMillis")).longValue();
     double w = ((Number) p.get("WindowSeconds")).doubleValue();
     long from = to - Math.round(w * 1000);
@@ -140,14 +169,33 @@ class AttachIT {
     server.send("stats " + from + " " + to);
     String[] st = server.expect("STATS", 10).split(" ");
     long n = Long.parseLong(st[1]);
-    double serverWaitMs = Long.parseLong(st[2]) / 1e6 / n, serverServiceMs = Long.parseLong(st[3]) / 1e6 / n;
-    double lambda = num(p, "ArrivalRate"), s = num(p, "ServiceMillis"), wq = num(p, "WaitMillis"), l = num(p, "LittlesL");
+    double serverWaitMs = Long.parseLong(st[2]) / 1e6 / n,
+        serverServiceMs = Long.parseLong(st[3]) / 1e6 / n;
+    double lambda = num(p, "ArrivalRate"),
+        s = num(p, "ServiceMillis"),
+        wq = num(p, "WaitMillis"),
+        l = num(p, "LittlesL");
     double expectedL = clientRate * (serverWaitMs + serverServiceMs) / 1000;
-    String line = String.format(Locale.ROOT,
-        "%-10s %s: λ %.1f/s (clients %.1f/s), S %.2f ms (server %.2f), Wq %.2f ms (server %.2f), L %.2f (λ·W %.2f),"
-            + " dead %.1f%%, p50/p99 wait %.2f/%.2f ms, window %.2f s, %d requests%n",
-        config, p.get("Name"), lambda, clientRate, s, serverServiceMs, wq, serverWaitMs, l, expectedL,
-        100 * num(p, "DeadTimeRatio"), num(p, "WaitP50Millis"), num(p, "WaitP99Millis"), w, n);
+    String line =
+        String.format(
+            Locale.ROOT,
+            "%-10s %s: λ %.1f/s (clients %.1f/s), S %.2f ms (server %.2f), Wq %.2f ms (server %.2f), L %.2f (λ·W %.2f),"
+                + " dead %.1f%%, p50/p99 wait %.2f/%.2f ms, window %.2f s, %d requests%n",
+            config,
+            p.get("Name"),
+            lambda,
+            clientRate,
+            s,
+            serverServiceMs,
+            wq,
+            serverWaitMs,
+            l,
+            expectedL,
+            100 * num(p, "DeadTimeRatio"),
+            num(p, "WaitP50Millis"),
+            num(p, "WaitP99Millis"),
+            w,
+            n);
     report.append(line);
     System.out.print(line);
     assertTrue(n > 50, "too few requests in the window: " + line);
@@ -157,16 +205,27 @@ class AttachIT {
     within("L", l, expectedL, 0.05, line);
   }
 
-  private static void within(String what, double measured, double truth, double tolerance, String line) {
-    assertTrue(Math.abs(measured - truth) <= tolerance * Math.abs(truth),
-        String.format(Locale.ROOT, "%s off by more than %.0f%%: %.4f vs %.4f%n%s", what, 100 * tolerance, measured, truth, line));
+  private static void within(
+      String what, double measured, double truth, double tolerance, String line) {
+    assertTrue(
+        Math.abs(measured - truth) <= tolerance * Math.abs(truth),
+        String.format(
+            Locale.ROOT,
+            "%s off by more than %.0f%%: %.4f vs %.4f%n%s",
+            what,
+            100 * tolerance,
+            measured,
+            truth,
+            line));
   }
 
   private static double num(Map<String, Object> p, String k) {
     return ((Number) p.get(k)).doubleValue();
   }
 
-  /** Σ Rejected over the server's pools, once it reaches {@code expected} or stops moving (bounded). */
+  /**
+   * Σ Rejected over the server's pools, once it reaches {@code expected} or stops moving (bounded).
+   */
   private static long waitForRejections(AttachClient agent, long expected) throws Exception {
     long deadline = System.nanoTime() + 10_000_000_000L, sum = -1, stableSince = System.nanoTime();
     while (System.nanoTime() < deadline) {

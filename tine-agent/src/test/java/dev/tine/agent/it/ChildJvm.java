@@ -19,11 +19,14 @@ final class ChildJvm implements AutoCloseable {
 
   static Path agentJar() {
     Path p = Path.of(System.getProperty("tine.agent.jar", "target/tine-agent.jar"));
-    if (!Files.isRegularFile(p)) throw new IllegalStateException("no agent jar at " + p + " (run via mvn verify)");
+    if (!Files.isRegularFile(p))
+      throw new IllegalStateException("no agent jar at " + p + " (run via mvn verify)");
     return p.toAbsolutePath();
   }
 
-  /** A directory holding only the loopback server's classes: the application knows nothing of Tine. */
+  /**
+   * A directory holding only the loopback server's classes: the application knows nothing of Tine.
+   */
   static synchronized Path serverClasses() throws IOException {
     Path dir = Path.of("target", "it-server-classes");
     if (Files.isDirectory(dir.resolve("dev/tine/agent/demo"))) return dir.toAbsolutePath();
@@ -49,11 +52,16 @@ final class ChildJvm implements AutoCloseable {
   ChildJvm(List<String> command) throws IOException {
     ProcessBuilder pb = new ProcessBuilder(command);
     process = pb.start();
-    pump(new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)), true);
-    pump(new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)), false);
+    pump(
+        new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)),
+        true);
+    pump(
+        new BufferedReader(new InputStreamReader(process.getErrorStream(), StandardCharsets.UTF_8)),
+        false);
   }
 
-  static ChildJvm java(List<String> jvmArgs, String classpath, String main, String... args) throws IOException {
+  static ChildJvm java(List<String> jvmArgs, String classpath, String main, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(JAVA);
     cmd.addAll(jvmArgs);
@@ -67,32 +75,46 @@ final class ChildJvm implements AutoCloseable {
   }
 
   private void pump(BufferedReader r, boolean out) {
-    Thread t = new Thread(() -> {
-      try {
-        for (String l; (l = r.readLine()) != null; ) {
-          if (out) {
-            all.add(l);
-            lines.add(l);
-          } else {
-            err.add(l);
-          }
-        }
-      } catch (IOException e) {
-        // process ended
-      }
-    }, "pump");
+    Thread t =
+        new Thread(
+            () -> {
+              try {
+                for (String l; (l = r.readLine()) != null; ) {
+                  if (out) {
+                    all.add(l);
+                    lines.add(l);
+                  } else {
+                    err.add(l);
+                  }
+                }
+              } catch (IOException e) {
+                // process ended
+              }
+            },
+            "pump");
     t.setDaemon(true);
     t.start();
   }
 
-  /** The next stdout line starting with {@code prefix} (others are skipped), waiting at most {@code seconds}. */
+  /**
+   * The next stdout line starting with {@code prefix} (others are skipped), waiting at most {@code
+   * seconds}.
+   */
   String expect(String prefix, int seconds) throws InterruptedException {
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    for (;;) {
+    for (; ; ) {
       long left = deadline - System.nanoTime();
       String l = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
       if (l == null) {
-        throw new AssertionError("no line starting with '" + prefix + "' within " + seconds + " s; stdout " + all + " stderr " + err);
+        throw new AssertionError(
+            "no line starting with '"
+                + prefix
+                + "' within "
+                + seconds
+                + " s; stdout "
+                + all
+                + " stderr "
+                + err);
       }
       if (l.startsWith(prefix)) return l;
     }
@@ -106,7 +128,8 @@ final class ChildJvm implements AutoCloseable {
   int waitFor(int seconds) throws InterruptedException {
     if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
       process.destroyForcibly();
-      throw new AssertionError("still running after " + seconds + " s; stdout " + all + " stderr " + err);
+      throw new AssertionError(
+          "still running after " + seconds + " s; stdout " + all + " stderr " + err);
     }
     return process.exitValue();
   }

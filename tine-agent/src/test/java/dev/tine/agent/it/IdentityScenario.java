@@ -36,7 +36,10 @@ import javax.management.ObjectName;
  * "A " (only with the agent) are what the agent counted, read from its MXBeans like any JMX client.
  */
 public final class IdentityScenario {
-  /** The pools whose counts are read at the end: referenced, so the agent does not forget them as collected. */
+  /**
+   * The pools whose counts are read at the end: referenced, so the agent does not forget them as
+   * collected.
+   */
   static final List<Object> KEEP = Collections.synchronizedList(new ArrayList<>());
 
   static <T> T keep(T pool) {
@@ -62,14 +65,35 @@ public final class IdentityScenario {
   static final class Touchy implements Runnable {
     final CountDownLatch ran = new CountDownLatch(1);
 
-    @Override public void run() { ran.countDown(); }
-    @Override public boolean equals(Object o) { fromAgent(); return this == o; }
-    @Override public int hashCode() { fromAgent(); return 7; }
-    @Override public String toString() { fromAgent(); return "touchy"; }
+    @Override
+    public void run() {
+      ran.countDown();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      fromAgent();
+      return this == o;
+    }
+
+    @Override
+    public int hashCode() {
+      fromAgent();
+      return 7;
+    }
+
+    @Override
+    public String toString() {
+      fromAgent();
+      return "touchy";
+    }
 
     private static void fromAgent() {
-      if (StackWalker.getInstance().walk(s -> s.anyMatch(f -> f.getClassName().startsWith("dev.tine.agent.")
-          && !f.getClassName().startsWith("dev.tine.agent.it.")))) {
+      if (StackWalker.getInstance()
+          .walk(s ->
+              s.anyMatch(f ->
+                  f.getClassName().startsWith("dev.tine.agent.")
+                      && !f.getClassName().startsWith("dev.tine.agent.it.")))) {
         AGENT_CALLS.incrementAndGet();
       }
     }
@@ -141,7 +165,10 @@ public final class IdentityScenario {
   }
 
   static void queueRemoveAndShutdownNowKeepIdentity() throws Exception {
-    ThreadPoolExecutor p = keep(new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named("queue")));
+    ThreadPoolExecutor p =
+        keep(
+            new ThreadPoolExecutor(
+                1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named("queue")));
     CountDownLatch block = new CountDownLatch(1), started = new CountDownLatch(1);
     p.execute(() -> {
       started.countDown();
@@ -157,7 +184,9 @@ public final class IdentityScenario {
     p.execute(bb);
     p.execute(c);
     Object[] q = p.getQueue().toArray();
-    check("getQueue holds the tasks themselves, in order", q.length == 3 && q[0] == a && q[1] == bb && q[2] == c);
+    check(
+        "getQueue holds the tasks themselves, in order",
+        q.length == 3 && q[0] == a && q[1] == bb && q[2] == c);
     check("remove(task) finds the task", p.remove(bb));
     block.countDown();
     await(a.ran);
@@ -166,7 +195,10 @@ public final class IdentityScenario {
     p.awaitTermination(30, TimeUnit.SECONDS);
     check("a removed task never runs", bb.ran.getCount() == 1);
 
-    ThreadPoolExecutor p2 = keep(new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named("queue2")));
+    ThreadPoolExecutor p2 =
+        keep(
+            new ThreadPoolExecutor(
+                1, 1, 0, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), named("queue2")));
     CountDownLatch block2 = new CountDownLatch(1), started2 = new CountDownLatch(1);
     p2.execute(() -> {
       started2.countDown();
@@ -181,7 +213,9 @@ public final class IdentityScenario {
     p2.execute(d);
     p2.execute(e);
     List<Runnable> left = p2.shutdownNow();
-    check("shutdownNow returns the tasks themselves", left.size() == 2 && left.get(0) == d && left.get(1) == e);
+    check(
+        "shutdownNow returns the tasks themselves",
+        left.size() == 2 && left.get(0) == d && left.get(1) == e);
     p2.awaitTermination(30, TimeUnit.SECONDS);
   }
 
@@ -199,21 +233,25 @@ public final class IdentityScenario {
       return t;
     });
     RuntimeException boom = new IllegalStateException("boom");
-    Runnable thrower = () -> {
-      throw boom;
-    };
+    Runnable thrower =
+        () -> {
+          throw boom;
+        };
     p.execute(thrower);
     await(died);
     check("the uncaught handler gets the thrown exception itself", uncaught.get() == boom);
     check("afterExecute gets the thrown exception itself", p.thrown.get(0) == boom);
     b("stack of the thrown exception: " + frames(boom));
     Future<Throwable> inside = p.submit(() -> new Throwable("made inside a pool task"));
-    b("stack of an exception made inside a task (the pool's frames, with their line numbers): " + frames(inside.get()));
+    b(
+        "stack of an exception made inside a task (the pool's frames, with their line numbers): "
+            + frames(inside.get()));
     b("suppressed " + boom.getSuppressed().length + ", cause " + boom.getCause());
     RuntimeException boom2 = new UnsupportedOperationException("boom2");
-    Future<?> f = p.submit(() -> {
-      throw boom2;
-    });
+    Future<?> f =
+        p.submit(() -> {
+          throw boom2;
+        });
     try {
       f.get();
       check("a failed future throws", false);
@@ -223,7 +261,11 @@ public final class IdentityScenario {
     b("pool still runs after a task threw: " + p.submit(() -> "yes").get());
     p.shutdown();
     p.awaitTermination(30, TimeUnit.SECONDS);
-    b("completed task count " + p.getCompletedTaskCount() + ", largest pool " + p.getLargestPoolSize());
+    b(
+        "completed task count "
+            + p.getCompletedTaskCount()
+            + ", largest pool "
+            + p.getLargestPoolSize());
   }
 
   static String frames(Throwable t) {
@@ -233,8 +275,16 @@ public final class IdentityScenario {
   }
 
   static void rejections() throws Exception {
-    ThreadPoolExecutor p = keep(new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1), named("abort"),
-        new ThreadPoolExecutor.AbortPolicy()));
+    ThreadPoolExecutor p =
+        keep(
+            new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1),
+                named("abort"),
+                new ThreadPoolExecutor.AbortPolicy()));
     CountDownLatch block = new CountDownLatch(1), started = new CountDownLatch(1);
     p.execute(() -> {
       started.countDown();
@@ -268,8 +318,16 @@ public final class IdentityScenario {
       check("a shut-down pool rejects", true);
     }
 
-    ThreadPoolExecutor cr = keep(new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(1), named("callerruns"),
-        new ThreadPoolExecutor.CallerRunsPolicy()));
+    ThreadPoolExecutor cr =
+        keep(
+            new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(1),
+                named("callerruns"),
+                new ThreadPoolExecutor.CallerRunsPolicy()));
     CountDownLatch block2 = new CountDownLatch(1), started2 = new CountDownLatch(1);
     cr.execute(() -> {
       started2.countDown();
@@ -288,8 +346,16 @@ public final class IdentityScenario {
     cr.shutdown();
     cr.awaitTermination(30, TimeUnit.SECONDS);
 
-    ThreadPoolExecutor dox = keep(new ThreadPoolExecutor(1, 1, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(2), named("discardoldest"),
-        new ThreadPoolExecutor.DiscardOldestPolicy()));
+    ThreadPoolExecutor dox =
+        keep(
+            new ThreadPoolExecutor(
+                1,
+                1,
+                0,
+                TimeUnit.SECONDS,
+                new ArrayBlockingQueue<>(2),
+                named("discardoldest"),
+                new ThreadPoolExecutor.DiscardOldestPolicy()));
     CountDownLatch block3 = new CountDownLatch(1), started3 = new CountDownLatch(1);
     dox.execute(() -> {
       started3.countDown();
@@ -305,7 +371,9 @@ public final class IdentityScenario {
     dox.execute(o2);
     dox.execute(o3);
     Object[] q = dox.getQueue().toArray();
-    check("discard-oldest drops the oldest and queues the new task itself", q.length == 2 && q[0] == o2 && q[1] == o3);
+    check(
+        "discard-oldest drops the oldest and queues the new task itself",
+        q.length == 2 && q[0] == o2 && q[1] == o3);
     block3.countDown();
     await(o3.ran);
     dox.shutdown();
@@ -318,19 +386,28 @@ public final class IdentityScenario {
     Touchy t = new Touchy();
     ScheduledFuture<?> sf = s.schedule(t, 200, TimeUnit.MILLISECONDS);
     Object[] q = s.getQueue().toArray();
-    check("a scheduled task waits in the queue as the future schedule returned", q.length == 1 && q[0] == sf);
+    check(
+        "a scheduled task waits in the queue as the future schedule returned",
+        q.length == 1 && q[0] == sf);
     await(t.ran);
     sf.get();
     AtomicInteger ticks = new AtomicInteger();
     CountDownLatch five = new CountDownLatch(5);
-    ScheduledFuture<?> periodic = s.scheduleAtFixedRate(() -> {
-      ticks.incrementAndGet();
-      five.countDown();
-    }, 0, 20, TimeUnit.MILLISECONDS);
+    ScheduledFuture<?> periodic =
+        s.scheduleAtFixedRate(
+            () -> {
+              ticks.incrementAndGet();
+              five.countDown();
+            },
+            0,
+            20,
+            TimeUnit.MILLISECONDS);
     await(five);
     periodic.cancel(false);
     check("a periodic task runs and cancels", periodic.isCancelled());
-    check("remove of a scheduled future that ran", !s.remove((Runnable) sf)); // not in the queue any more
+    check(
+        "remove of a scheduled future that ran",
+        !s.remove((Runnable) sf)); // not in the queue any more
     s.shutdown();
     s.awaitTermination(30, TimeUnit.SECONDS);
   }
@@ -352,20 +429,29 @@ public final class IdentityScenario {
   }
 
   static void forkJoin() throws Exception {
-    ForkJoinPool fj = keep(new ForkJoinPool(2, p -> {
-      var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
-      w.setName("fj-" + w.getPoolIndex());
-      return w;
-    }, null, false));
+    ForkJoinPool fj =
+        keep(
+            new ForkJoinPool(
+                2,
+                p -> {
+                  var w = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(p);
+                  w.setName("fj-" + w.getPoolIndex());
+                  return w;
+                },
+                null,
+                false));
     Callable<String> c = () -> "fj";
     ForkJoinTask<String> ft = fj.submit(c);
     check("a ForkJoinPool callable", ft.get().equals("fj"));
     Fib root = new Fib(20);
     check("fork/join fib(20) = 6765", fj.invoke(root) == 6765);
-    check("invoke returns through the root task itself", root.isDone() && root.getRawResult() == 6765);
-    ForkJoinTask<?> failing = fj.submit(() -> {
-      throw new IllegalStateException("fj boom");
-    });
+    check(
+        "invoke returns through the root task itself",
+        root.isDone() && root.getRawResult() == 6765);
+    ForkJoinTask<?> failing =
+        fj.submit(() -> {
+          throw new IllegalStateException("fj boom");
+        });
     try {
       failing.get();
     } catch (ExecutionException e) {
@@ -374,9 +460,13 @@ public final class IdentityScenario {
     for (int i = 0; i < 20; i++) fj.execute(new Touchy());
     fj.shutdown();
     check("fj terminates", fj.awaitTermination(30, TimeUnit.SECONDS));
-    check("parallel stream on the common pool", IntStream.range(0, 100_000).parallel().asLongStream().sum() == 4_999_950_000L);
-    check("CompletableFuture on the common pool",
-        java.util.concurrent.CompletableFuture.supplyAsync(() -> 7).thenApplyAsync(x -> x * 6).get() == 42);
+    check(
+        "parallel stream on the common pool",
+        IntStream.range(0, 100_000).parallel().asLongStream().sum() == 4_999_950_000L);
+    check(
+        "CompletableFuture on the common pool",
+        java.util.concurrent.CompletableFuture.supplyAsync(() -> 7).thenApplyAsync(x -> x * 6).get()
+            == 42);
   }
 
   /** A cached pool with many threads (recorders are capped), and pools dropped without shutdown. */
@@ -398,7 +488,9 @@ public final class IdentityScenario {
     cached.shutdown();
     check("cached pool of 40 threads", cached.awaitTermination(30, TimeUnit.SECONDS));
     for (int i = 0; i < 20; i++) {
-      ThreadPoolExecutor p = new ThreadPoolExecutor(1, 1, 20, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("dropped"));
+      ThreadPoolExecutor p =
+          new ThreadPoolExecutor(
+              1, 1, 20, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), named("dropped"));
       p.allowCoreThreadTimeOut(true);
       Touchy t = new Touchy();
       p.execute(t);
@@ -417,7 +509,7 @@ public final class IdentityScenario {
     long t0 = (long) mbs.getAttribute(agent, "Ticks");
     long deadline = System.nanoTime() + 30_000_000_000L;
     Map<String, Map<String, Object>> byName;
-    for (;;) {
+    for (; ; ) {
       System.gc();
       Thread.sleep(200);
       byName = pools(mbs);
@@ -425,29 +517,63 @@ public final class IdentityScenario {
       boolean droppedGone = byName.keySet().stream().noneMatch(n -> n.startsWith("dropped"));
       if (ticks >= t0 + 2 && droppedGone || System.nanoTime() > deadline) break;
     }
-    for (String name : List.of("hooks", "queue", "queue2", "throwing", "abort", "callerruns", "discardoldest", "sched",
-        "fj", "cached")) {
+    for (String name :
+        List.of(
+            "hooks",
+            "queue",
+            "queue2",
+            "throwing",
+            "abort",
+            "callerruns",
+            "discardoldest",
+            "sched",
+            "fj",
+            "cached")) {
       Map<String, Object> p = byName.get(name);
-      System.out.println("A " + name + " " + (p == null ? "missing"
-          : "arrivals=" + p.get("Arrivals") + " completed=" + p.get("Completed") + " rejected=" + p.get("Rejected")
-              + " failed=" + p.get("Failed") + " state=" + p.get("State")));
-      if (name.equals("sched") && p != null) System.out.println("A sched-p99 " + p.get("WaitP99Millis"));
+      System.out.println(
+          "A "
+              + name
+              + " "
+              + (p == null
+                  ? "missing"
+                  : "arrivals="
+                      + p.get("Arrivals")
+                      + " completed="
+                      + p.get("Completed")
+                      + " rejected="
+                      + p.get("Rejected")
+                      + " failed="
+                      + p.get("Failed")
+                      + " state="
+                      + p.get("State")));
+      if (name.equals("sched") && p != null)
+        System.out.println("A sched-p99 " + p.get("WaitP99Millis"));
     }
     // A scheduled task's wait counts from when it was due: the one scheduled 200 ms ahead did not
     // wait 200 ms (the scheduler thread was idle), so no wait comes near that.
     Object p99 = byName.containsKey("sched") ? byName.get("sched").get("WaitP99Millis") : null;
     System.out.println("A sched-due " + (p99 instanceof Double d && d < 150));
-    System.out.println("A dropped pools still listed: " + byName.keySet().stream().filter(n -> n.startsWith("dropped")).count());
-    System.out.println("A failures=" + mbs.getAttribute(agent, "Failures") + " last=" + mbs.getAttribute(agent, "LastFailure"));
+    System.out.println(
+        "A dropped pools still listed: "
+            + byName.keySet().stream().filter(n -> n.startsWith("dropped")).count());
+    System.out.println(
+        "A failures="
+            + mbs.getAttribute(agent, "Failures")
+            + " last="
+            + mbs.getAttribute(agent, "LastFailure"));
     System.out.println("A recorders=" + mbs.getAttribute(agent, "Recorders"));
-    System.out.println("A instrumented=" + Arrays.toString((String[]) mbs.getAttribute(agent, "InstrumentedClasses")));
+    System.out.println(
+        "A instrumented="
+            + Arrays.toString((String[]) mbs.getAttribute(agent, "InstrumentedClasses")));
   }
 
   static Map<String, Map<String, Object>> pools(MBeanServer mbs) throws Exception {
     Map<String, Map<String, Object>> out = new LinkedHashMap<>();
     for (ObjectName on : mbs.queryNames(new ObjectName("dev.tine.agent:type=Pool,*"), null)) {
       Map<String, Object> m = new LinkedHashMap<>();
-      for (String a : List.of("Name", "Arrivals", "Completed", "Rejected", "Failed", "State", "WaitP99Millis")) {
+      for (String a :
+          List.of(
+              "Name", "Arrivals", "Completed", "Rejected", "Failed", "State", "WaitP99Millis")) {
         m.put(a, mbs.getAttribute(on, a));
       }
       out.put((String) m.get("Name"), m);

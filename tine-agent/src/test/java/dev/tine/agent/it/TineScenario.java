@@ -35,14 +35,27 @@ public final class TineScenario {
     ObjectName agent = new ObjectName("dev.tine.agent:type=Agent");
     long t0 = (long) mbs.getAttribute(agent, "Ticks");
     long deadline = System.nanoTime() + 20_000_000_000L;
-    while ((long) mbs.getAttribute(agent, "Ticks") < t0 + 2 && System.nanoTime() < deadline) Thread.sleep(100);
+    while ((long) mbs.getAttribute(agent, "Ticks") < t0 + 2 && System.nanoTime() < deadline)
+      Thread.sleep(100);
     for (ObjectName on : mbs.queryNames(new ObjectName("dev.tine.agent:type=Pool,*"), null)) {
       if (!"WorkStealingPool".equals(mbs.getAttribute(on, "Kind"))) continue;
-      System.out.println("A " + mbs.getAttribute(on, "Name") + " arrivals=" + mbs.getAttribute(on, "Arrivals")
-          + " parallelism=" + mbs.getAttribute(on, "Parallelism") + " executedAtLeast="
-          + ((long) mbs.getAttribute(on, "Completed") >= 160) + " steals=" + ((long) mbs.getAttribute(on, "StealCount") >= 0));
+      System.out.println(
+          "A "
+              + mbs.getAttribute(on, "Name")
+              + " arrivals="
+              + mbs.getAttribute(on, "Arrivals")
+              + " parallelism="
+              + mbs.getAttribute(on, "Parallelism")
+              + " executedAtLeast="
+              + ((long) mbs.getAttribute(on, "Completed") >= 160)
+              + " steals="
+              + ((long) mbs.getAttribute(on, "StealCount") >= 0));
     }
-    System.out.println("A failures=" + mbs.getAttribute(agent, "Failures") + " " + mbs.getAttribute(agent, "LastFailure"));
+    System.out.println(
+        "A failures="
+            + mbs.getAttribute(agent, "Failures")
+            + " "
+            + mbs.getAttribute(agent, "LastFailure"));
     pool.shutdown();
     System.out.println("DONE");
     System.exit(0);

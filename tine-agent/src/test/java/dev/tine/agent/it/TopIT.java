@@ -18,13 +18,19 @@ class TopIT {
   static ChildJvm top(String... args) throws Exception {
     List<String> cmd = new ArrayList<>(List.of("-jar", ChildJvm.agentJar().toString(), "top"));
     cmd.addAll(List.of(args));
-    return ChildJvm.java(List.of(), null, cmd.get(0), cmd.subList(1, cmd.size()).toArray(new String[0]));
+    return ChildJvm.java(
+        List.of(), null, cmd.get(0), cmd.subList(1, cmd.size()).toArray(new String[0]));
   }
 
   @Test
   void onceJsonExitsZeroWithOneRecordPerPoolWithinThreeSecondsOfTheAttach() throws Exception {
-    try (ChildJvm server = ChildJvm.java(List.of("-Xmx128m"), ChildJvm.serverClasses().toString(),
-        LoopbackServer.class.getName(), "fixed", "2")) {
+    try (ChildJvm server =
+        ChildJvm.java(
+            List.of("-Xmx128m"),
+            ChildJvm.serverClasses().toString(),
+            LoopbackServer.class.getName(),
+            "fixed",
+            "2")) {
       String[] hello = server.expect("PORT", 30).split(" ");
       long pid = Long.parseLong(hello[3]);
       try (LoadClient clients = new LoadClient(Integer.parseInt(hello[1]), 4, 2_000, 1_000)) {
@@ -35,11 +41,17 @@ class TopIT {
           String json = top.all.get(0);
           Matcher m = Pattern.compile("\"since_agent_loaded_ms\":(\\d+)").matcher(json);
           assertTrue(m.find(), json);
-          assertTrue(Long.parseLong(m.group(1)) <= 3000, "first refresh " + m.group(1) + " ms after the agent was loaded: " + json);
+          assertTrue(
+              Long.parseLong(m.group(1)) <= 3000,
+              "first refresh " + m.group(1) + " ms after the agent was loaded: " + json);
           Matcher a = Pattern.compile("\"attach_ms\":(\\d+)").matcher(json);
           assertTrue(a.find(), json);
-          System.out.println("top --once --json: attach (Attach API, agent load, JMX connection) " + a.group(1)
-              + " ms; first refresh " + m.group(1) + " ms after the agent was loaded");
+          System.out.println(
+              "top --once --json: attach (Attach API, agent load, JMX connection) "
+                  + a.group(1)
+                  + " ms; first refresh "
+                  + m.group(1)
+                  + " ms after the agent was loaded");
           String pools = json.substring(json.indexOf("\"pools\":["));
           int records = pools.split("\"kind\":", -1).length - 1;
           assertEquals(1, records, "one record per pool (the server's only pool): " + pools);
@@ -53,7 +65,11 @@ class TopIT {
           assertEquals(0, top.waitFor(60), "stderr " + top.err);
           String out = String.join("\n", top.all);
           assertEquals(2, out.split("tine top - pid", -1).length - 1, out);
-          assertTrue(out.contains("pool-1-thread") && out.contains("JVM (all pools)") && out.contains("ΣL ="), out);
+          assertTrue(
+              out.contains("pool-1-thread")
+                  && out.contains("JVM (all pools)")
+                  && out.contains("ΣL ="),
+              out);
         }
       }
       server.send("quit");
@@ -74,10 +90,13 @@ class TopIT {
     try {
       try (ChildJvm top = top(Long.toString(sleep.pid()), "--once")) {
         assertEquals(5, top.waitFor(60), top.err.toString());
-        assertTrue(top.err.toString().contains("is not a Java virtual machine"), top.err.toString());
+        assertTrue(
+            top.err.toString().contains("is not a Java virtual machine"), top.err.toString());
       }
       Thread.sleep(200);
-      assertTrue(sleep.isAlive(), "a process that is not a JVM must not be signalled (SIGQUIT would end it)");
+      assertTrue(
+          sleep.isAlive(),
+          "a process that is not a JVM must not be signalled (SIGQUIT would end it)");
     } finally {
       sleep.destroy();
     }
@@ -86,7 +105,8 @@ class TopIT {
     try {
       long pid = other != null ? other.pid() : 1;
       String owner = ProcessHandle.of(pid).flatMap(p -> p.info().user()).orElse("?");
-      if (owner.equals(System.getProperty("user.name"))) return; // nothing here belongs to anyone else
+      if (owner.equals(System.getProperty("user.name")))
+        return; // nothing here belongs to anyone else
       try (ChildJvm top = top(Long.toString(pid), "--once")) {
         assertEquals(4, top.waitFor(60), top.err.toString());
         assertTrue(top.err.toString().contains("belongs to user " + owner), top.err.toString());
@@ -98,11 +118,23 @@ class TopIT {
 
   /** As root: a process of user nobody (setpriv); otherwise null (pid 1 then serves). */
   private static Process otherUsersProcess() throws Exception {
-    if (!"root".equals(System.getProperty("user.name")) || !Files.isExecutable(Path.of("/usr/bin/setpriv"))) return null;
-    Process p = new ProcessBuilder("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "sleep", "60").start();
+    if (!"root".equals(System.getProperty("user.name"))
+        || !Files.isExecutable(Path.of("/usr/bin/setpriv"))) return null;
+    Process p =
+        new ProcessBuilder(
+                "/usr/bin/setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+                "sleep",
+                "60")
+            .start();
     long deadline = System.nanoTime() + 5_000_000_000L;
     while (System.nanoTime() < deadline) {
-      if (ProcessHandle.of(p.pid()).flatMap(h -> h.info().user()).map(u -> !u.equals("root")).orElse(false)) return p;
+      if (ProcessHandle.of(p.pid())
+          .flatMap(h -> h.info().user())
+          .map(u -> !u.equals("root"))
+          .orElse(false)) return p;
       Thread.sleep(20);
     }
     return p;

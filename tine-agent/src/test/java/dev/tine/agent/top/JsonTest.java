@@ -19,7 +19,8 @@ class JsonTest {
     m.put("f", null);
     m.put("g", 1.0);
     m.put("h", 0.000123456789);
-    assertEquals("{\"a\":1,\"b\":2.5,\"c\":null,\"d\":\"x\\\"y\\\\z\\n\",\"e\":[true,3],\"f\":null,\"g\":1,\"h\":0.000123457}",
+    assertEquals(
+        "{\"a\":1,\"b\":2.5,\"c\":null,\"d\":\"x\\\"y\\\\z\\n\",\"e\":[true,3],\"f\":null,\"g\":1,\"h\":0.000123457}",
         Json.write(m));
   }
 }

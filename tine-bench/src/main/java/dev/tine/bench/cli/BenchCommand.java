@@ -10,8 +10,8 @@ import dev.tine.bench.report.Records;
 import dev.tine.bench.run.BenchResult;
 import dev.tine.bench.run.BenchRunner;
 import dev.tine.bench.run.CommonPool;
-import dev.tine.bench.run.Threads;
 import dev.tine.bench.run.Engine;
+import dev.tine.bench.run.Threads;
 import java.io.File;
 import java.nio.file.Files;
 import java.util.ArrayList;
@@ -39,64 +39,110 @@ import picocli.CommandLine.Spec;
 final class BenchCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Parameters(arity = "0..*", paramLabel = "PROGRAM", completionCandidates = ProgramNames.class,
-      description = "Programs to run (default: the suite, every program but quicksort-scope and integrate-scope; "
-          + "'all' runs every one): ${COMPLETION-CANDIDATES}.")
+  @Parameters(
+      arity = "0..*",
+      paramLabel = "PROGRAM",
+      completionCandidates = ProgramNames.class,
+      description =
+          "Programs to run (default: the suite, every program but quicksort-scope and integrate-scope; "
+              + "'all' runs every one): ${COMPLETION-CANDIDATES}.")
   List<String> programs = new ArrayList<>();
 
-  @Option(names = "--runtime", split = ",", paramLabel = "seq,tine,jdk,...",
-      description = "Runtimes to compare (default: seq,tine,jdk,jdk-builtin); also tine-eager, tine-nostats. "
-          + "jdk-builtin: the JDK's ready-made parallel form (Arrays.parallelSort, a parallel IntStream) for the "
-          + "programs that have one, run inside a ForkJoinPool of p workers.")
+  @Option(
+      names = "--runtime",
+      split = ",",
+      paramLabel = "seq,tine,jdk,...",
+      description =
+          "Runtimes to compare (default: seq,tine,jdk,jdk-builtin); also tine-eager, tine-nostats. "
+              + "jdk-builtin: the JDK's ready-made parallel form (Arrays.parallelSort, a parallel IntStream) for the "
+              + "programs that have one, run inside a ForkJoinPool of p workers.")
   List<String> runtimes = List.of("seq", "tine", "jdk", "jdk-builtin");
 
-  @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
-      description = "Worker counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
+  @Option(
+      names = "--threads",
+      split = ",",
+      paramLabel = "N[,N...]",
+      description =
+          "Worker counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
   List<Integer> threads = Threads.defaults(Runtime.getRuntime().availableProcessors());
 
-  @Option(names = "--size", paramLabel = "quick|paper",
-      description = "quick: each program about a second or less sequentially; paper: the seeds' sizes (default: quick).")
+  @Option(
+      names = "--size",
+      paramLabel = "quick|paper",
+      description =
+          "quick: each program about a second or less sequentially; paper: the seeds' sizes (default: quick).")
   String size = "quick";
 
-  @Option(names = "--repeat", paramLabel = "N", description = "Timed rounds (default: 10, so that the quick suite "
-      + "takes about a minute). Medians and the 95%% intervals of every ratio are over these: for tighter intervals "
-      + "run more rounds (the width shrinks about as 1/sqrt(N): --repeat 40 halves it), or fewer programs, e.g. "
-      + "'tine bench sort --repeat 40'.")
+  @Option(
+      names = "--repeat",
+      paramLabel = "N",
+      description =
+          "Timed rounds (default: 10, so that the quick suite "
+              + "takes about a minute). Medians and the 95%% intervals of every ratio are over these: for tighter intervals "
+              + "run more rounds (the width shrinks about as 1/sqrt(N): --repeat 40 halves it), or fewer programs, e.g. "
+              + "'tine bench sort --repeat 40'.")
   int repeat = 10;
 
-  @Option(names = "--warmup", paramLabel = "N", description = "Untimed warm-up rounds first (default: 2).")
+  @Option(
+      names = "--warmup",
+      paramLabel = "N",
+      description = "Untimed warm-up rounds first (default: 2).")
   int warmup = 2;
 
-  @Option(names = "--set", paramLabel = "PROGRAM.KEY=VALUE",
+  @Option(
+      names = "--set",
+      paramLabel = "PROGRAM.KEY=VALUE",
       description = "Override a program parameter, e.g. --set fib.n=42 --set fib-every.n=40.")
   List<String> sets = new ArrayList<>();
 
-  @Option(names = "--json", paramLabel = "FILE",
-      description = "Also write one flat JSON record per (program, runtime, threads, size) to FILE (schema in the README).")
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      description =
+          "Also write one flat JSON record per (program, runtime, threads, size) to FILE (schema in the README).")
   File json;
 
-  @Option(names = "--report", paramLabel = "FILE",
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
       description = "Also write a self-contained HTML report with charts (inline SVG) to FILE.")
   File report;
 
-  @Option(names = "--include", paramLabel = "EXPERIMENT.json", split = ",",
-      description = "With --report: add the sections of saved experiment runs (tine experiment gc|data-width --json FILE).")
+  @Option(
+      names = "--include",
+      paramLabel = "EXPERIMENT.json",
+      split = ",",
+      description =
+          "With --report: add the sections of saved experiment runs (tine experiment gc|data-width --json FILE).")
   List<File> include = List.of();
 
-  @Option(names = "--compare", paramLabel = "BASE.json",
-      description = "After the run, compare each cell with a saved run (--json FILE of an earlier run): change and interval.")
+  @Option(
+      names = "--compare",
+      paramLabel = "BASE.json",
+      description =
+          "After the run, compare each cell with a saved run (--json FILE of an earlier run): change and interval.")
   File compare;
 
-  @Option(names = "--min-change", paramLabel = "PERCENT",
+  @Option(
+      names = "--min-change",
+      paramLabel = "PERCENT",
       description = "With --compare: smallest change to flag, in percent (default: 5).")
   double minChangePct = 5;
 
-  @Option(names = "--tine-stats", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Record Tine's per-worker counters (default: on; --no-tine-stats measures their cost).")
+  @Option(
+      names = "--tine-stats",
+      negatable = true,
+      defaultValue = "true",
+      fallbackValue = "true",
+      description =
+          "Record Tine's per-worker counters (default: on; --no-tine-stats measures their cost).")
   boolean tineStats = true;
 
   /** The checked arguments. */
-  private record Plan(List<Program> programs, List<Engine> engines, Size size,
+  private record Plan(
+      List<Program> programs,
+      List<Engine> engines,
+      Size size,
       Map<String, Map<String, String>> overrides) {}
 
   private Plan plan() {
@@ -109,7 +155,13 @@ final class BenchCommand implements Callable<Integer> {
       for (String name : new LinkedHashSet<>(programs)) {
         Program p = Programs.all().get(name);
         if (p == null) {
-          throw Check.bad(spec, "unknown program '" + name + "' (known: " + String.join(", ", Programs.all().keySet()) + ")");
+          throw Check.bad(
+              spec,
+              "unknown program '"
+                  + name
+                  + "' (known: "
+                  + String.join(", ", Programs.all().keySet())
+                  + ")");
         }
         ps.add(p);
       }
@@ -136,12 +188,17 @@ final class BenchCommand implements Callable<Integer> {
     Map<String, Map<String, String>> overrides = new HashMap<>();
     for (String s : sets) {
       int dot = s.indexOf('.'), eq = s.indexOf('=');
-      if (dot <= 0 || eq <= dot + 1) throw Check.bad(spec, "--set expects PROGRAM.KEY=VALUE, was '" + s + "'");
+      if (dot <= 0 || eq <= dot + 1)
+        throw Check.bad(spec, "--set expects PROGRAM.KEY=VALUE, was '" + s + "'");
       String prog = s.substring(0, dot);
-      if (!Programs.all().containsKey(prog)) throw Check.bad(spec, "--set names unknown program '" + prog + "'");
-      overrides.computeIfAbsent(prog, k -> new HashMap<>()).put(s.substring(dot + 1, eq), s.substring(eq + 1));
+      if (!Programs.all().containsKey(prog))
+        throw Check.bad(spec, "--set names unknown program '" + prog + "'");
+      overrides
+          .computeIfAbsent(prog, k -> new HashMap<>())
+          .put(s.substring(dot + 1, eq), s.substring(eq + 1));
     }
-    for (Program p : ps) { // validate overrides before any long run starts (defaults are valid: not built twice)
+    for (Program p :
+        ps) { // validate overrides before any long run starts (defaults are valid: not built twice)
       if (!overrides.containsKey(p.name())) continue;
       try {
         p.workload(z, overrides.getOrDefault(p.name(), Map.of()));
@@ -158,16 +215,41 @@ final class BenchCommand implements Callable<Integer> {
     List<Map<String, Object>> base = compare == null ? null : CompareCommand.read(spec, compare);
     List<String> sections = ExperimentSections.read(spec, include);
     Plan plan = plan();
-    BenchRunner runner = new BenchRunner(new BenchRunner.Options(plan.programs(), plan.engines(), threads,
-        plan.size(), plan.overrides(), warmup, repeat, !tineStats, System.err));
-    System.out.printf("tine bench: %d program(s), runtimes %s, threads %s, size %s, %d warm-up + %d timed rounds, %s%n%n",
-        plan.programs().size(), runtimes, threads, plan.size().id(), warmup, repeat, Runtime.version());
+    BenchRunner runner =
+        new BenchRunner(
+            new BenchRunner.Options(
+                plan.programs(),
+                plan.engines(),
+                threads,
+                plan.size(),
+                plan.overrides(),
+                warmup,
+                repeat,
+                !tineStats,
+                System.err));
+    System.out.printf(
+        "tine bench: %d program(s), runtimes %s, threads %s, size %s, %d warm-up + %d timed rounds, %s%n%n",
+        plan.programs().size(),
+        runtimes,
+        threads,
+        plan.size().id(),
+        warmup,
+        repeat,
+        Runtime.version());
     if (plan.engines().contains(Engine.JDK_BUILTIN)) {
       int want = Math.max(2, threads.stream().mapToInt(Integer::intValue).max().orElse(2));
       int common = CommonPool.request(want);
-      System.out.printf("jdk-builtin: the JDK's parallel forms run inside a ForkJoinPool of p workers; they split work by"
-          + " the common pool's parallelism, here %d%s%n%n", common, common < 2
-          ? " — Arrays.parallelSort sorts sequentially at 1 (set -D" + CommonPool.PROPERTY + "=" + want + ")" : "");
+      System.out.printf(
+          "jdk-builtin: the JDK's parallel forms run inside a ForkJoinPool of p workers; they split work by"
+              + " the common pool's parallelism, here %d%s%n%n",
+          common,
+          common < 2
+              ? " — Arrays.parallelSort sorts sequentially at 1 (set -D"
+                  + CommonPool.PROPERTY
+                  + "="
+                  + want
+                  + ")"
+              : "");
     }
     BenchResult result = runner.run();
     BenchTables.print(result, System.out);
@@ -177,13 +259,19 @@ final class BenchCommand implements Callable<Integer> {
       System.out.println("JSON records written to " + json);
     }
     if (report != null) {
-      Files.writeString(report.toPath(), HtmlReport.html(records,
-          "Tine bench, " + plan.size().id() + " size, " + Runtime.version(), result.machine(), sections));
+      Files.writeString(
+          report.toPath(),
+          HtmlReport.html(
+              records,
+              "Tine bench, " + plan.size().id() + " size, " + Runtime.version(),
+              result.machine(),
+              sections));
       System.out.println("HTML report written to " + report);
     }
     if (base != null) {
       System.out.println();
-      Compare.print(Compare.compare(base, records, minChange), compare.getName(), minChange, System.out);
+      Compare.print(
+          Compare.compare(base, records, minChange), compare.getName(), minChange, System.out);
     }
     if (!result.allVerified()) {
       System.out.println("SOME RESULTS WERE WRONG (see FAILED above)");

@@ -23,7 +23,8 @@ final class Check {
 
   /** {@code v} in (lo, hi]. */
   static void inOpenClosed(CommandSpec spec, String option, double v, double lo, double hi) {
-    if (!(v > lo && v <= hi)) throw bad(spec, option + " must be in (" + fmt(lo) + ", " + fmt(hi) + "], was " + fmt(v));
+    if (!(v > lo && v <= hi))
+      throw bad(spec, option + " must be in (" + fmt(lo) + ", " + fmt(hi) + "], was " + fmt(v));
   }
 
   private static String fmt(double v) {

@@ -14,7 +14,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code tine compare BASE.json NEW.json}: two saved bench runs, cell by cell. */
-@Command(name = "compare", mixinStandardHelpOptions = true,
+@Command(
+    name = "compare",
+    mixinStandardHelpOptions = true,
     description = {
       "Compares two saved bench runs (tine bench --json FILE), as benchstat does: for each cell in "
           + "both, the change of its median time with a 95%% interval, flagged SLOWER or FASTER only when "
@@ -30,7 +32,9 @@ final class CompareCommand implements Callable<Integer> {
   @Parameters(index = "1", paramLabel = "NEW.json", description = "The later run.")
   File now;
 
-  @Option(names = "--min-change", paramLabel = "PERCENT",
+  @Option(
+      names = "--min-change",
+      paramLabel = "PERCENT",
       description = "Smallest change to flag, in percent (default: 5).")
   double minChangePct = 5;
 
@@ -43,7 +47,8 @@ final class CompareCommand implements Callable<Integer> {
   }
 
   static double minChange(CommandSpec spec, double pct) {
-    if (!(pct >= 0 && pct < 1000)) throw Check.bad(spec, "--min-change must be in [0, 1000), was " + pct);
+    if (!(pct >= 0 && pct < 1000))
+      throw Check.bad(spec, "--min-change must be in [0, 1000), was " + pct);
     return pct / 100;
   }
 
@@ -53,12 +58,21 @@ final class CompareCommand implements Callable<Integer> {
     try {
       rs = JsonOutput.JSON.readValue(f, new TypeReference<List<Map<String, Object>>>() {});
     } catch (IOException e) {
-      throw Check.bad(spec, "cannot read bench records from " + f + ": " + e.getMessage().lines().findFirst().orElse(""));
+      throw Check.bad(
+          spec,
+          "cannot read bench records from "
+              + f
+              + ": "
+              + e.getMessage().lines().findFirst().orElse(""));
     }
     for (Map<String, Object> m : rs) {
-      if (!(m.get("program") instanceof String) || !(m.get("runtime") instanceof String)
+      if (!(m.get("program") instanceof String)
+          || !(m.get("runtime") instanceof String)
           || !(m.get("median_ms") instanceof Number)) {
-        throw Check.bad(spec, f + " is not a 'tine bench --json' file (a record lacks program, runtime or median_ms)");
+        throw Check.bad(
+            spec,
+            f
+                + " is not a 'tine bench --json' file (a record lacks program, runtime or median_ms)");
       }
     }
     return rs;

@@ -19,7 +19,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment data-width}: seed 002 §4.3. */
-@Command(name = "data-width", mixinStandardHelpOptions = true,
+@Command(
+    name = "data-width",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 002 §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding values "
           + "0..255. Cilksort sequentially and on Tine at each thread count, in interleaved rounds; prints "
@@ -30,30 +32,47 @@ import picocli.CommandLine.Spec;
 final class DataWidthCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--quick", description = "4,000,000 values and 5 timed rounds (default: 16,000,000 and 10).")
+  @Option(
+      names = "--quick",
+      description = "4,000,000 values and 5 timed rounds (default: 16,000,000 and 10).")
   boolean quick;
 
-  @Option(names = "--n", paramLabel = "N", description = "Values to sort (overrides --quick's; Lea sorted 100,000,000).")
+  @Option(
+      names = "--n",
+      paramLabel = "N",
+      description = "Values to sort (overrides --quick's; Lea sorted 100,000,000).")
   Integer n;
 
-  @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
-      description = "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
+  @Option(
+      names = "--threads",
+      split = ",",
+      paramLabel = "N[,N...]",
+      description =
+          "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
   List<Integer> threads = Threads.defaults(Runtime.getRuntime().availableProcessors());
 
-  @Option(names = "--runtime", split = ",", paramLabel = "seq,tine[,jdk]", description = "Runtimes (default: seq,tine).")
+  @Option(
+      names = "--runtime",
+      split = ",",
+      paramLabel = "seq,tine[,jdk]",
+      description = "Runtimes (default: seq,tine).")
   List<String> runtimes = List.of("seq", "tine");
 
   @Option(names = "--repeat", paramLabel = "N", description = "Timed rounds (overrides --quick's).")
   Integer repeat;
 
-  @Option(names = "--report", paramLabel = "FILE", description = "Also write an HTML page with this experiment's section.")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "Also write an HTML page with this experiment's section.")
   File report;
 
   @Mixin JsonOutput json = new JsonOutput();
 
   @Override
   public Integer call() throws Exception {
-    int values = n != null ? n : quick ? 4_000_000 : 16_000_000, rounds = repeat != null ? repeat : quick ? 5 : 10;
+    int values = n != null ? n : quick ? 4_000_000 : 16_000_000,
+        rounds = repeat != null ? repeat : quick ? 5 : 10;
     Check.inRange(spec, "--n", values, 2, 500_000_000);
     Check.inRange(spec, "--repeat", rounds, 1, 10_000);
     Check.inRange(spec, "--threads", threads, 1, 1024);
@@ -65,12 +84,15 @@ final class DataWidthCommand implements Callable<Integer> {
       } catch (IllegalArgumentException ex) {
         throw Check.bad(spec, ex.getMessage());
       }
-      if (e != Engine.SEQ && e != Engine.TINE && e != Engine.JDK) throw Check.bad(spec, "--runtime takes seq, tine and jdk here");
+      if (e != Engine.SEQ && e != Engine.TINE && e != Engine.JDK)
+        throw Check.bad(spec, "--runtime takes seq, tine and jdk here");
       engines.add(e);
     }
     PrintStream out = json.tables();
-    out.printf("seed 002 §4.3: cilksort of %,d values 0..255 as byte, short, int and long; runtimes %s, threads %s,"
-        + " 2 warm-up + %d timed rounds%n", values, runtimes, threads, rounds);
+    out.printf(
+        "seed 002 §4.3: cilksort of %,d values 0..255 as byte, short, int and long; runtimes %s, threads %s,"
+            + " 2 warm-up + %d timed rounds%n",
+        values, runtimes, threads, rounds);
     BenchResult r = DataWidth.run(values, threads, engines, 2, rounds, System.err);
     DataWidth.print(r, threads, out);
     List<Map<String, Object>> recs = DataWidth.records(r);

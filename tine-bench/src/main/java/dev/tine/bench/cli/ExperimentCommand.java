@@ -6,11 +6,21 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment}: the seeds' experiments, one subcommand each. */
-@Command(name = "experiment", mixinStandardHelpOptions = true,
-    description = "Runs one of the seeds' experiments on this machine (thread-pool ones on loopback TCP only).",
-    subcommands = {PoolVsThreadsCommand.class, PoolSizingCommand.class, ThreadingModelsCommand.class,
-        ForkJoinTuningCommand.class, GcCommand.class, DataWidthCommand.class,
-        dev.tine.agent.experiment.AttachExperiment.class, CommandLine.HelpCommand.class})
+@Command(
+    name = "experiment",
+    mixinStandardHelpOptions = true,
+    description =
+        "Runs one of the seeds' experiments on this machine (thread-pool ones on loopback TCP only).",
+    subcommands = {
+      PoolVsThreadsCommand.class,
+      PoolSizingCommand.class,
+      ThreadingModelsCommand.class,
+      ForkJoinTuningCommand.class,
+      GcCommand.class,
+      DataWidthCommand.class,
+      dev.tine.agent.experiment.AttachExperiment.class,
+      CommandLine.HelpCommand.class
+    })
 final class ExperimentCommand implements Runnable {
   @Spec CommandSpec spec;
 

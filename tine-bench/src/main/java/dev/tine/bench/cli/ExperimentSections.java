@@ -19,11 +19,17 @@ final class ExperimentSections {
       try {
         rs = JsonOutput.JSON.readValue(f, new TypeReference<List<Map<String, Object>>>() {});
       } catch (IOException e) {
-        throw Check.bad(spec, "cannot read experiment records from " + f + ": "
-            + e.getMessage().lines().findFirst().orElse(""));
+        throw Check.bad(
+            spec,
+            "cannot read experiment records from "
+                + f
+                + ": "
+                + e.getMessage().lines().findFirst().orElse(""));
       }
       String section = dev.tine.bench.report.ExperimentReport.section(rs);
-      if (section == null) throw Check.bad(spec, f + " is not a gc or data-width experiment run (tine experiment ... --json)");
+      if (section == null)
+        throw Check.bad(
+            spec, f + " is not a gc or data-width experiment run (tine experiment ... --json)");
       sections.add(section);
     }
     return sections;

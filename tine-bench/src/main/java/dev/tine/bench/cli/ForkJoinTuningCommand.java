@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment fork-join-tuning}: seed 000. */
-@Command(name = "fork-join-tuning", mixinStandardHelpOptions = true,
+@Command(
+    name = "fork-join-tuning",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 000: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork at every step)",
       "and 3 (forks throttled by an atomic counter) at multiplicity 1, 2, 4 and 8 on the JDK's",
@@ -22,10 +24,16 @@ import picocli.CommandLine.Spec;
 final class ForkJoinTuningCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--quick", description = "fib(32) and 200,000 elements instead of fib(40) and 2,000,000.")
+  @Option(
+      names = "--quick",
+      description = "fib(32) and 200,000 elements instead of fib(40) and 2,000,000.")
   boolean quick;
 
-  @Option(names = "--threads", split = ",", paramLabel = "N[,N]", description = "Multiplicities (default 1,2,4,8).")
+  @Option(
+      names = "--threads",
+      split = ",",
+      paramLabel = "N[,N]",
+      description = "Multiplicities (default 1,2,4,8).")
   List<Integer> threads = List.of(1, 2, 4, 8);
 
   @Mixin JsonOutput json = new JsonOutput();
@@ -35,7 +43,9 @@ final class ForkJoinTuningCommand implements Callable<Integer> {
     Check.inRange(spec, "--threads", threads, 1, 256);
     PrintStream out = json.tables();
     int fibN = quick ? 32 : 40, sortN = quick ? 200_000 : 2_000_000;
-    out.printf("seed 000: fib(%d) and quicksort of %,d ints; one run per cell, as in the seed%n", fibN, sortN);
+    out.printf(
+        "seed 000: fib(%d) and quicksort of %,d ints; one run per cell, as in the seed%n",
+        fibN, sortN);
     var exp = new ForkJoinTuning(fibN, sortN);
     int[] ms = threads.stream().mapToInt(Integer::intValue).toArray();
     List<ForkJoinTuning.Run> runs = exp.run(ms, out);

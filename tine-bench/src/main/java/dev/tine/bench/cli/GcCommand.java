@@ -18,7 +18,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment gc}: seed 002 §4.2. */
-@Command(name = "gc", mixinStandardHelpOptions = true,
+@Command(
+    name = "gc",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 002 §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib "
           + "(threshold 13) on Tine and the JDK at each thread count, in child JVMs, under each collector "
@@ -29,25 +31,45 @@ import picocli.CommandLine.Spec;
 final class GcCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--quick", description = "fib-every(31) and fib(35), 3 warm-up + 7 timed rounds per JVM (default: 34, 38, 3 + 10).")
+  @Option(
+      names = "--quick",
+      description =
+          "fib-every(31) and fib(35), 3 warm-up + 7 timed rounds per JVM (default: 34, 38, 3 + 10).")
   boolean quick;
 
-  @Option(names = "--threads", split = ",", paramLabel = "N[,N...]",
-      description = "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
+  @Option(
+      names = "--threads",
+      split = ",",
+      paramLabel = "N[,N...]",
+      description =
+          "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
   List<Integer> threads = Threads.defaults(Runtime.getRuntime().availableProcessors());
 
-  @Option(names = "--collectors", split = ",", paramLabel = "serial,parallel,g1,zgc",
+  @Option(
+      names = "--collectors",
+      split = ",",
+      paramLabel = "serial,parallel,g1,zgc",
       description = "Collectors (default: serial,parallel,g1,zgc).")
   List<String> collectors = List.of("serial", "parallel", "g1", "zgc");
 
-  @Option(names = "--young", split = ",", paramLabel = "MB|2+2p",
-      description = "Young generation sizes in MB, or 2+2p (default: 4,64,2+2p; ZGC always sizes its own).")
+  @Option(
+      names = "--young",
+      split = ",",
+      paramLabel = "MB|2+2p",
+      description =
+          "Young generation sizes in MB, or 2+2p (default: 4,64,2+2p; ZGC always sizes its own).")
   List<String> young = List.of("4", "64", "2+2p");
 
-  @Option(names = "--heap-mb", paramLabel = "MB", description = "Heap of each child JVM, -Xms = -Xmx (default: 512).")
+  @Option(
+      names = "--heap-mb",
+      paramLabel = "MB",
+      description = "Heap of each child JVM, -Xms = -Xmx (default: 512).")
   int heapMb = 512;
 
-  @Option(names = "--report", paramLabel = "FILE", description = "Also write an HTML page with this experiment's section.")
+  @Option(
+      names = "--report",
+      paramLabel = "FILE",
+      description = "Also write an HTML page with this experiment's section.")
   File report;
 
   @Mixin JsonOutput json = new JsonOutput();
@@ -73,9 +95,19 @@ final class GcCommand implements Callable<Integer> {
     Check.inRange(spec, "--heap-mb", heapMb, 64, 1 << 20);
     PrintStream out = json.tables();
     int everyN = quick ? 31 : 34, leaN = quick ? 35 : 38, warmup = 3, repeat = quick ? 7 : 10;
-    var exp = new GcExperiment(GcExperiment.settings(collectors, young), threads, everyN, leaN, warmup, repeat, heapMb);
-    out.printf("seed 002 §4.2: fork-every fib(%d) and Lea's fib(%d), Tine and JDK, %d warm-up + %d timed rounds per JVM,"
-        + " heap %d MB; %s%n", everyN, leaN, warmup, repeat, heapMb, Machine.current());
+    var exp =
+        new GcExperiment(
+            GcExperiment.settings(collectors, young),
+            threads,
+            everyN,
+            leaN,
+            warmup,
+            repeat,
+            heapMb);
+    out.printf(
+        "seed 002 §4.2: fork-every fib(%d) and Lea's fib(%d), Tine and JDK, %d warm-up + %d timed rounds per JVM,"
+            + " heap %d MB; %s%n",
+        everyN, leaN, warmup, repeat, heapMb, Machine.current());
     List<GcExperiment.Result> rs = exp.run(out);
     List<Map<String, Object>> recs = GcExperiment.records(rs, everyN, leaN);
     Map<String, Object> machine = Machine.current().toMap();
@@ -84,7 +116,8 @@ final class GcCommand implements Callable<Integer> {
     GcTables.print(recs, out);
     json.write(recs);
     if (report != null) {
-      Files.writeString(report.toPath(), ExperimentReport.page("Tine: garbage collection and speedup", recs));
+      Files.writeString(
+          report.toPath(), ExperimentReport.page("Tine: garbage collection and speedup", recs));
       out.println("HTML report written to " + report);
     }
     return rs.stream().allMatch(GcExperiment.Result::verified) ? 0 : 1;

@@ -11,7 +11,11 @@ import picocli.CommandLine.Option;
 final class JsonOutput {
   static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
-  @Option(names = "--json", paramLabel = "FILE", arity = "0..1", fallbackValue = "-",
+  @Option(
+      names = "--json",
+      paramLabel = "FILE",
+      arity = "0..1",
+      fallbackValue = "-",
       description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
   String json;
 

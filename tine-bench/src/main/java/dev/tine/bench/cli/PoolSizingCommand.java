@@ -18,7 +18,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment pool-sizing}: seed 004. */
-@Command(name = "pool-sizing", mixinStandardHelpOptions = true,
+@Command(
+    name = "pool-sizing",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 004: a loopback server whose requests compute (sqrt(2) to many digits) or sleep (an",
       "external call), on a MeasuredExecutor; 1 and 10 closed-loop clients x pool sizes 1, 4, 8",
@@ -28,30 +30,55 @@ import picocli.CommandLine.Spec;
 final class PoolSizingCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--quick", description = "Short runs (1 s warm-up + 1 s measured, instead of 2 s + 5 s).")
+  @Option(
+      names = "--quick",
+      description = "Short runs (1 s warm-up + 1 s measured, instead of 2 s + 5 s).")
   boolean quick;
 
-  @Option(names = "--seconds", paramLabel = "S", description = "Measured seconds per run, after the warm-up (overrides --quick).")
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Measured seconds per run, after the warm-up (overrides --quick).")
   Double seconds;
 
-  @Option(names = "--clients", split = ",", paramLabel = "N[,N]", description = "Client counts (default 1,10).")
+  @Option(
+      names = "--clients",
+      split = ",",
+      paramLabel = "N[,N]",
+      description = "Client counts (default 1,10).")
   List<Integer> clients = List.of(1, 10);
 
-  @Option(names = "--pools", split = ",", paramLabel = "SIZE[,...]", description = "Pool sizes, numbers or 'adaptive' (default 1,4,8,adaptive).")
+  @Option(
+      names = "--pools",
+      split = ",",
+      paramLabel = "SIZE[,...]",
+      description = "Pool sizes, numbers or 'adaptive' (default 1,4,8,adaptive).")
   List<String> pools = List.of("1", "4", "8", "adaptive");
 
-  @Option(names = "--cpu-digits", paramLabel = "D", description = "Digits of sqrt(2) per CPU request (default 10000, about 1 ms).")
+  @Option(
+      names = "--cpu-digits",
+      paramLabel = "D",
+      description = "Digits of sqrt(2) per CPU request (default 10000, about 1 ms).")
   int cpuDigits = 10_000;
 
-  @Option(names = "--sleep-ms", paramLabel = "MS", description = "Sleep per I/O request (default 5).")
+  @Option(
+      names = "--sleep-ms",
+      paramLabel = "MS",
+      description = "Sleep per I/O request (default 5).")
   int sleepMs = 5;
 
-  @Option(names = "--cpu-share", paramLabel = "F", description = "Fraction of requests that compute (default 0.5).")
+  @Option(
+      names = "--cpu-share",
+      paramLabel = "F",
+      description = "Fraction of requests that compute (default 0.5).")
   double cpuShare = 0.5;
 
   @Mixin JsonOutput json = new JsonOutput();
 
-  @Option(names = "--snapshots", paramLabel = "DIR", description = "Save each run's executor snapshot as JSON (for 'tine advise --snapshot').")
+  @Option(
+      names = "--snapshots",
+      paramLabel = "DIR",
+      description = "Save each run's executor snapshot as JSON (for 'tine advise --snapshot').")
   File snapshots;
 
   private void check(double secs) {
@@ -69,7 +96,8 @@ final class PoolSizingCommand implements Callable<Integer> {
     }
     Check.inRange(spec, "--cpu-digits", cpuDigits, 1, 100_000);
     if (sleepMs < 0) throw Check.bad(spec, "--sleep-ms must not be negative, was " + sleepMs);
-    if (!(cpuShare >= 0 && cpuShare <= 1)) throw Check.bad(spec, "--cpu-share must be in [0, 1], was " + cpuShare);
+    if (!(cpuShare >= 0 && cpuShare <= 1))
+      throw Check.bad(spec, "--cpu-share must be in [0, 1], was " + cpuShare);
   }
 
   @Override
@@ -77,19 +105,32 @@ final class PoolSizingCommand implements Callable<Integer> {
     double secs = seconds != null ? seconds : quick ? 1.0 : 5.0;
     check(secs);
     PrintStream out = json.tables();
-    out.printf("seed 004: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
-            + " then %.1f s measured; %d cores%n", 100 * cpuShare, cpuDigits, 100 * (1 - cpuShare), sleepMs,
-        quick ? 1.0 : 2.0, secs, Runtime.getRuntime().availableProcessors());
+    out.printf(
+        "seed 004: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
+            + " then %.1f s measured; %d cores%n",
+        100 * cpuShare,
+        cpuDigits,
+        100 * (1 - cpuShare),
+        sleepMs,
+        quick ? 1.0 : 2.0,
+        secs,
+        Runtime.getRuntime().availableProcessors());
     Duration warm = Duration.ofMillis(quick ? 1000 : 2000);
-    PoolSizing exp = new PoolSizing(warm, Duration.ofMillis((long) (secs * 1000)), cpuDigits, sleepMs, cpuShare);
-    List<PoolSizing.Result> rs = exp.run(clients.stream().mapToInt(Integer::intValue).toArray(), pools, out);
+    PoolSizing exp =
+        new PoolSizing(warm, Duration.ofMillis((long) (secs * 1000)), cpuDigits, sleepMs, cpuShare);
+    List<PoolSizing.Result> rs =
+        exp.run(clients.stream().mapToInt(Integer::intValue).toArray(), pools, out);
     out.println();
     PoolSizing.print(rs, out);
     out.println();
-    out.println("settled: seconds until the pool size stayed within 1 of its final value (self-sizing starts at 1).");
-    out.println("Little L: completions/s x mean response time = requests in the server on average (queued + running).");
-    out.println("dead time: share of response time spent queued (seed 004's ratio). advisor: the size PoolSizeAdvisor");
-    out.println("recommends from this run's measurements for a p90 wait no longer than the mean service time.");
+    out.println(
+        "settled: seconds until the pool size stayed within 1 of its final value (self-sizing starts at 1).");
+    out.println(
+        "Little L: completions/s x mean response time = requests in the server on average (queued + running).");
+    out.println(
+        "dead time: share of response time spent queued (seed 004's ratio). advisor: the size PoolSizeAdvisor");
+    out.println(
+        "recommends from this run's measurements for a p90 wait no longer than the mean service time.");
     for (int c : clients) {
       double bestFixed = 0, adaptive = -1;
       String best = "";
@@ -102,14 +143,21 @@ final class PoolSizingCommand implements Callable<Integer> {
         }
       }
       if (adaptive >= 0 && bestFixed > 0) {
-        out.printf(Locale.ROOT, "%d client(s): self-sizing reached %.0f%% of the best fixed size's throughput (pool %s)%n",
-            c, 100 * adaptive / bestFixed, best);
+        out.printf(
+            Locale.ROOT,
+            "%d client(s): self-sizing reached %.0f%% of the best fixed size's throughput (pool %s)%n",
+            c,
+            100 * adaptive / bestFixed,
+            best);
       }
     }
     if (snapshots != null) {
       Files.createDirectories(snapshots.toPath());
       for (PoolSizing.Result r : rs) {
-        Path f = snapshots.toPath().resolve("clients-" + r.clients() + "-pool-" + r.poolSize() + ".json");
+        Path f =
+            snapshots
+                .toPath()
+                .resolve("clients-" + r.clients() + "-pool-" + r.poolSize() + ".json");
         JsonOutput.JSON.writeValue(f.toFile(), r.snapshot().toMap());
       }
       out.println("snapshots written to " + snapshots);

@@ -11,7 +11,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment pool-vs-threads}: seed 003. */
-@Command(name = "pool-vs-threads", mixinStandardHelpOptions = true,
+@Command(
+    name = "pool-vs-threads",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 003: a loopback server sends N random ints 1..10; each becomes a sleep of that many ms,",
       "run sequentially, by a thread per task, by the seed's ThreadPoolExecutor, fixed and cached",
@@ -21,7 +23,10 @@ import picocli.CommandLine.Spec;
 final class PoolVsThreadsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--tasks", paramLabel = "N", description = "Tasks (default 1000, as in the seed).")
+  @Option(
+      names = "--tasks",
+      paramLabel = "N",
+      description = "Tasks (default 1000, as in the seed).")
   int tasks = 1000;
 
   @Mixin JsonOutput json = new JsonOutput();
@@ -30,16 +35,23 @@ final class PoolVsThreadsCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     Check.inRange(spec, "--tasks", tasks, 1, 1_000_000);
     PrintStream out = json.tables();
-    out.println("seed 003: " + tasks + " tasks, each sleeping 1..10 ms (mean 5.5 ms), ints from a loopback server");
+    out.println(
+        "seed 003: "
+            + tasks
+            + " tasks, each sleeping 1..10 ms (mean 5.5 ms), ints from a loopback server");
     PoolVsThreads exp = new PoolVsThreads(tasks);
     List<PoolVsThreads.Result> rs = exp.run(out);
     out.println();
     PoolVsThreads.print(rs, out);
     out.println();
-    out.println("submit ms: the client's loop only — read an int, hand over the task — which is all the seed timed.");
-    out.println("  A pool returns as soon as the task is queued, so its figure says nothing about when the work is done.");
-    out.println("elapsed ms: until every sleep has finished. The sum of the sleeps is the sequential time; a strategy");
-    out.println("  with T threads needs at least that / T, and at least the time to read the ints.");
+    out.println(
+        "submit ms: the client's loop only — read an int, hand over the task — which is all the seed timed.");
+    out.println(
+        "  A pool returns as soon as the task is queued, so its figure says nothing about when the work is done.");
+    out.println(
+        "elapsed ms: until every sleep has finished. The sum of the sleeps is the sequential time; a strategy");
+    out.println(
+        "  with T threads needs at least that / T, and at least the time to read the ints.");
     for (PoolVsThreads.Result r : rs) {
       if (r.strategy().startsWith("seed-tpe")) out.println(r.strategy() + ": " + r.note());
     }

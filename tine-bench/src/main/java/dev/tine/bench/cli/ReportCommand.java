@@ -13,7 +13,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /** {@code tine report RUN.json -o report.html}: the HTML report of a saved bench run. */
-@Command(name = "report", mixinStandardHelpOptions = true,
+@Command(
+    name = "report",
+    mixinStandardHelpOptions = true,
     description = {
       "Writes the HTML report of a saved bench run (tine bench --json FILE), as 'tine bench --report' "
           + "does; with --include, the sections of saved experiment runs (tine experiment gc|data-width "
@@ -25,14 +27,24 @@ final class ReportCommand implements Callable<Integer> {
   @Parameters(index = "0", paramLabel = "RUN.json", description = "A saved bench run.")
   File run;
 
-  @Option(names = {"-o", "--out"}, required = true, paramLabel = "FILE", description = "The HTML file to write.")
+  @Option(
+      names = {"-o", "--out"},
+      required = true,
+      paramLabel = "FILE",
+      description = "The HTML file to write.")
   File out;
 
-  @Option(names = "--include", paramLabel = "EXPERIMENT.json", split = ",",
+  @Option(
+      names = "--include",
+      paramLabel = "EXPERIMENT.json",
+      split = ",",
       description = "Saved experiment runs to add as sections (gc, data-width).")
   List<File> include = List.of();
 
-  @Option(names = "--title", paramLabel = "TEXT", description = "The page title (default: 'Tine bench').")
+  @Option(
+      names = "--title",
+      paramLabel = "TEXT",
+      description = "The page title (default: 'Tine bench').")
   String title = "Tine bench";
 
   @Override

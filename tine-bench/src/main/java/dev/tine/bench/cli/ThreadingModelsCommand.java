@@ -13,7 +13,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code tine experiment threading-models}: seed 001. */
-@Command(name = "threading-models", mixinStandardHelpOptions = true,
+@Command(
+    name = "threading-models",
+    mixinStandardHelpOptions = true,
     description = {
       "Seed 001 on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000 "
           + "threads each repeating equal units of CPU work, then of blocking work (1 ms sleeps): "
@@ -23,7 +25,11 @@ import picocli.CommandLine.Spec;
 final class ThreadingModelsCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
 
-  @Option(names = "--threads", split = ",", paramLabel = "N[,N]", description = "Thread counts (default 400,2000).")
+  @Option(
+      names = "--threads",
+      split = ",",
+      paramLabel = "N[,N]",
+      description = "Thread counts (default 400,2000).")
   List<Integer> threads = List.of(400, 2000);
 
   @Option(names = "--seconds", paramLabel = "S", description = "Seconds per run (default 2).")
@@ -43,7 +49,9 @@ final class ThreadingModelsCommand implements Callable<Integer> {
     for (boolean blocking : new boolean[] {false, true}) {
       for (int n : threads) {
         for (boolean virtual : new boolean[] {false, true}) {
-          out.printf("  %s, %d %s threads ...%n", blocking ? "blocking" : "cpu", n, virtual ? "virtual" : "platform");
+          out.printf(
+              "  %s, %d %s threads ...%n",
+              blocking ? "blocking" : "cpu", n, virtual ? "virtual" : "platform");
           rs.add(exp.run(virtual, blocking, n, seconds));
         }
       }
@@ -51,24 +59,36 @@ final class ThreadingModelsCommand implements Callable<Integer> {
     out.println();
     ThreadingModels.print(rs, out);
     out.println();
-    out.printf("%d cores. fairness spread: (most - least) / most units one thread did in the middle half of the run.%n",
+    out.printf(
+        "%d cores. fairness spread: (most - least) / most units one thread did in the middle half of the run.%n",
         Runtime.getRuntime().availableProcessors());
-    out.println("Virtual threads are not time-sliced: with CPU work a few run to the end of the window while the");
-    out.println("others wait (spread near 100%) — the starvation seed 001 saw under M:N, in its extreme form.");
+    out.println(
+        "Virtual threads are not time-sliced: with CPU work a few run to the end of the window while the");
+    out.println(
+        "others wait (spread near 100%) — the starvation seed 001 saw under M:N, in its extreme form.");
     out.println("With blocking work they yield their carrier at every sleep and share it evenly.");
-    out.println("Platform threads are time-sliced: the kernel runs each for a slice of a few ms in turn, so a round");
-    out.println("takes about threads x slice / cores (2000 threads: ~3 s on a 2-core box). Over a middle window shorter");
-    out.println("than a round some threads get no slice (spread 100%, yet every thread works over the run): widen it");
+    out.println(
+        "Platform threads are time-sliced: the kernel runs each for a slice of a few ms in turn, so a round");
+    out.println(
+        "takes about threads x slice / cores (2000 threads: ~3 s on a 2-core box). Over a middle window shorter");
+    out.println(
+        "than a round some threads get no slice (spread 100%, yet every thread works over the run): widen it");
     out.println("with --seconds (the middle window is half the run).");
     int n = threads.get(threads.size() - 1);
     // Virtual first: platform threads unmap their stacks a little after join returns, which made a
     // measurement right after them read negative.
     ThreadingModels.MemoryKb v = exp.parkedCost(true, n), p = exp.parkedCost(false, n);
-    out.printf("memory for %d parked threads (process VmSize / VmRSS deltas, so approximate): platform +%d MB of"
+    out.printf(
+        "memory for %d parked threads (process VmSize / VmRSS deltas, so approximate): platform +%d MB of"
             + " address space (%.1f MB reserved per thread: its stack, guard pages and native bookkeeping; only touched"
             + " pages become resident) and %+d MB resident; virtual %+d MB address space, %+d MB resident (their stacks"
-            + " are heap objects, as big as the frames in use)%n", n, p.addressSpaceKb() / 1024,
-        p.addressSpaceKb() / 1024.0 / n, p.residentKb() / 1024, v.addressSpaceKb() / 1024, v.residentKb() / 1024);
+            + " are heap objects, as big as the frames in use)%n",
+        n,
+        p.addressSpaceKb() / 1024,
+        p.addressSpaceKb() / 1024.0 / n,
+        p.residentKb() / 1024,
+        v.addressSpaceKb() / 1024,
+        v.residentKb() / 1024);
     List<Map<String, Object>> recs = new ArrayList<>();
     for (var r : rs) recs.add(r.toMap());
     json.write(recs);

@@ -7,17 +7,24 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code tine} command line. Every command reports bad input by throwing picocli's
- * {@link picocli.CommandLine.ParameterException}; {@link #commandLine()} maps it to one message on
- * stderr, a pointer to the command's help, and exit code 2.
+ * The {@code tine} command line. Every command reports bad input by throwing picocli's {@link
+ * picocli.CommandLine.ParameterException}; {@link #commandLine()} maps it to one message on stderr,
+ * a pointer to the command's help, and exit code 2.
  */
 @Command(
     name = "tine",
     mixinStandardHelpOptions = true,
     version = "tine 0.1.0",
     description = "Tine: a work-stealing fork/join runtime, its benchmarks and experiments.",
-    subcommands = {BenchCommand.class, CompareCommand.class, ReportCommand.class, AdviseCommand.class, ExperimentCommand.class,
-      dev.tine.agent.top.TopCommand.class, CommandLine.HelpCommand.class})
+    subcommands = {
+      BenchCommand.class,
+      CompareCommand.class,
+      ReportCommand.class,
+      AdviseCommand.class,
+      ExperimentCommand.class,
+      dev.tine.agent.top.TopCommand.class,
+      CommandLine.HelpCommand.class
+    })
 public final class TineCli implements Runnable {
   @Spec CommandSpec spec;
 

@@ -25,13 +25,21 @@ import java.util.Map;
 public final class DataWidth {
   private DataWidth() {}
 
-  public static BenchResult run(int n, List<Integer> threads, List<Engine> engines, int warmup, int repeat,
-      PrintStream progress) throws InterruptedException {
+  public static BenchResult run(
+      int n,
+      List<Integer> threads,
+      List<Engine> engines,
+      int warmup,
+      int repeat,
+      PrintStream progress)
+      throws InterruptedException {
     List<Program> ps = WidthSort.all();
     Map<String, Map<String, String>> overrides = new HashMap<>();
     for (Program p : ps) overrides.put(p.name(), Map.of("n", Integer.toString(n)));
-    return new BenchRunner(new BenchRunner.Options(ps, engines, threads, Size.QUICK, overrides, warmup, repeat, false,
-        progress)).run();
+    return new BenchRunner(
+            new BenchRunner.Options(
+                ps, engines, threads, Size.QUICK, overrides, warmup, repeat, false, progress))
+        .run();
   }
 
   /** The bench records, each marked as this experiment's, with the element type and its bytes. */
@@ -41,12 +49,14 @@ public final class DataWidth {
       String type = ((String) m.get("program")).substring("sort-".length());
       m.put("experiment", "data-width");
       m.put("width", type);
-      m.put("bytes", switch (type) {
-        case "byte" -> 1;
-        case "short" -> 2;
-        case "int" -> 4;
-        default -> 8;
-      });
+      m.put(
+          "bytes",
+          switch (type) {
+            case "byte" -> 1;
+            case "short" -> 2;
+            case "int" -> 4;
+            default -> 8;
+          });
     }
     return rs;
   }
@@ -57,47 +67,82 @@ public final class DataWidth {
   }
 
   public static void print(BenchResult r, List<Integer> threads, PrintStream out) {
-    Engine par = r.cells().stream().anyMatch(c -> c.engine == Engine.TINE) ? Engine.TINE : Engine.JDK;
-    String params = r.cells().isEmpty() ? "" : r.cells().get(0).workload.parameters().replaceAll(" \\w+ values", " values");
-    out.printf(Locale.ROOT, "%nFigure 4-5 (seed 002 §4.3): cilksort of %s on %s — median ms per run; speedup over 1"
-        + " thread, paired per round [95%% CI]%n", params, par == Engine.TINE ? "Tine" : "the JDK's ForkJoinPool");
-    StringBuilder head = new StringBuilder(String.format(Locale.ROOT, "%-6s %5s %9s", "width", "bytes", "seq ms"));
+    Engine par =
+        r.cells().stream().anyMatch(c -> c.engine == Engine.TINE) ? Engine.TINE : Engine.JDK;
+    String params =
+        r.cells().isEmpty()
+            ? ""
+            : r.cells().get(0).workload.parameters().replaceAll(" \\w+ values", " values");
+    out.printf(
+        Locale.ROOT,
+        "%nFigure 4-5 (seed 002 §4.3): cilksort of %s on %s — median ms per run; speedup over 1"
+            + " thread, paired per round [95%% CI]%n",
+        params,
+        par == Engine.TINE ? "Tine" : "the JDK's ForkJoinPool");
+    StringBuilder head =
+        new StringBuilder(String.format(Locale.ROOT, "%-6s %5s %9s", "width", "bytes", "seq ms"));
     for (int p : threads) head.append(String.format(Locale.ROOT, " %9s", "p=" + p + " ms"));
-    for (int p : threads) if (p > 1) head.append(String.format(Locale.ROOT, "  %-22s", "speedup p=" + p));
+    for (int p : threads)
+      if (p > 1) head.append(String.format(Locale.ROOT, "  %-22s", "speedup p=" + p));
     out.println(head);
     Map<Program, List<Cell>> by = r.byProgram();
     for (Map.Entry<Program, List<Cell>> e : by.entrySet()) {
       WidthSort<?> ws = (WidthSort<?>) e.getKey();
       Cell seq = r.find(ws, Engine.SEQ, 1), one = r.find(ws, par, 1);
-      StringBuilder line = new StringBuilder(String.format(Locale.ROOT, "%-6s %5d %9.1f", ws.type(), ws.bytes(),
-          seq == null ? Double.NaN : seq.medianMillis()));
+      StringBuilder line =
+          new StringBuilder(
+              String.format(
+                  Locale.ROOT,
+                  "%-6s %5d %9.1f",
+                  ws.type(),
+                  ws.bytes(),
+                  seq == null ? Double.NaN : seq.medianMillis()));
       for (int p : threads) {
         Cell c = r.find(ws, par, p);
-        line.append(String.format(Locale.ROOT, " %9.1f", c == null ? Double.NaN : c.medianMillis()));
+        line.append(
+            String.format(Locale.ROOT, " %9.1f", c == null ? Double.NaN : c.medianMillis()));
       }
       for (int p : threads) {
         if (p == 1) continue;
         Cell c = r.find(ws, par, p);
-        line.append(String.format(Locale.ROOT, "  %-22s", one == null || c == null ? "-" : ci(one.ratioTo(c))));
+        line.append(
+            String.format(
+                Locale.ROOT, "  %-22s", one == null || c == null ? "-" : ci(one.ratioTo(c))));
       }
       boolean ok = e.getValue().stream().allMatch(Cell::verified);
-      out.println(line + (ok ? "" : "  FAILED: " + e.getValue().stream().filter(c -> !c.verified()).findFirst()
-          .map(Cell::failure).orElse("")));
+      out.println(
+          line
+              + (ok
+                  ? ""
+                  : "  FAILED: "
+                      + e.getValue().stream()
+                          .filter(c -> !c.verified())
+                          .findFirst()
+                          .map(Cell::failure)
+                          .orElse("")));
     }
-    Program narrow = by.keySet().stream().findFirst().orElse(null), wide = by.keySet().stream().reduce((a, b) -> b)
-        .orElse(null);
+    Program narrow = by.keySet().stream().findFirst().orElse(null),
+        wide = by.keySet().stream().reduce((a, b) -> b).orElse(null);
     if (narrow != null && wide != null && narrow != wide) {
       for (Engine e : List.of(Engine.SEQ, par)) {
         Cell w = r.find(wide, e, 1), nn = r.find(narrow, e, 1);
         if (w != null && nn != null) {
-          out.printf(Locale.ROOT, "one thread, %s: %s / %s time = %s (paired per round)%n", e == Engine.SEQ ? "sequential"
-              : e.id, ((WidthSort<?>) wide).type(), ((WidthSort<?>) narrow).type(), ci(w.ratioTo(nn)));
+          out.printf(
+              Locale.ROOT,
+              "one thread, %s: %s / %s time = %s (paired per round)%n",
+              e == Engine.SEQ ? "sequential" : e.id,
+              ((WidthSort<?>) wide).type(),
+              ((WidthSort<?>) narrow).type(),
+              ci(w.ratioTo(nn)));
         }
       }
     }
-    out.println("Lea (1999, 100M values, one thread): bytes 122.5 s, longs 242.5 s (longs / bytes = 1.98); wider data"
-        + " also gave lower speedups.");
-    out.println(r.allVerified() ? "every result verified (sorted, and the same 256-value histogram as the input)"
-        : "SOME RESULTS WERE WRONG");
+    out.println(
+        "Lea (1999, 100M values, one thread): bytes 122.5 s, longs 242.5 s (longs / bytes = 1.98); wider data"
+            + " also gave lower speedups.");
+    out.println(
+        r.allVerified()
+            ? "every result verified (sorted, and the same 256-value histogram as the input)"
+            : "SOME RESULTS WERE WRONG");
   }
 }

@@ -22,25 +22,38 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.function.Supplier;
 
 /**
- * Seed 000 as one experiment: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork
- * at every step) and 3 (fork throttled by a racy atomic counter), at multiplicity 1, 2, 4 and 8,
- * with Tine rows beside the JDK's: the same program 2 and 3 code on Tine (latent forks), whose
- * counters come from {@code pool.stats()}. The programs live in {@link Fib} and {@link QuickSort};
- * {@link ForkJoinTuningTables} prints the runs in the layout of the seed's tables.
+ * Seed 000 as one experiment: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork at
+ * every step) and 3 (fork throttled by a racy atomic counter), at multiplicity 1, 2, 4 and 8, with
+ * Tine rows beside the JDK's: the same program 2 and 3 code on Tine (latent forks), whose counters
+ * come from {@code pool.stats()}. The programs live in {@link Fib} and {@link QuickSort}; {@link
+ * ForkJoinTuningTables} prints the runs in the layout of the seed's tables.
  */
 public final class ForkJoinTuning {
   /** Per-worker averages from ThreadMXBean (or Tine's stats): CPU and BLOCKED/WAITING figures. */
-  public record WorkerFigures(double cpuMs, double blockedCount, double blockedMs, double waitedCount,
-      double waitedMs) {
-    public static final WorkerFigures NONE = new WorkerFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
+  public record WorkerFigures(
+      double cpuMs, double blockedCount, double blockedMs, double waitedCount, double waitedMs) {
+    public static final WorkerFigures NONE =
+        new WorkerFigures(Double.NaN, Double.NaN, Double.NaN, Double.NaN, Double.NaN);
   }
 
-  /** What one run of a program returned: its check, and its fork/join/steal counts (-1: not known). */
+  /**
+   * What one run of a program returned: its check, and its fork/join/steal counts (-1: not known).
+   */
   record Outcome(boolean verified, long forks, long joins, long steals) {}
 
   /** One measured run. */
-  public record Run(String table, String program, String runtime, int multiplicity, double ms, long forks, long joins,
-      long steals, GcSnapshot gc, WorkerFigures workers, boolean verified) {
+  public record Run(
+      String table,
+      String program,
+      String runtime,
+      int multiplicity,
+      double ms,
+      long forks,
+      long joins,
+      long steals,
+      GcSnapshot gc,
+      WorkerFigures workers,
+      boolean verified) {
     public Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("experiment", table);
@@ -80,11 +93,17 @@ public final class ForkJoinTuning {
     final ForkJoinPool pool;
 
     JdkPool(int p) {
-      pool = new ForkJoinPool(p, fjp -> {
-        ForkJoinWorkerThread t = ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(fjp);
-        threads.add(t);
-        return t;
-      }, null, false);
+      pool =
+          new ForkJoinPool(
+              p,
+              fjp -> {
+                ForkJoinWorkerThread t =
+                    ForkJoinPool.defaultForkJoinWorkerThreadFactory.newThread(fjp);
+                threads.add(t);
+                return t;
+              },
+              null,
+              false);
     }
   }
 
@@ -122,14 +141,30 @@ public final class ForkJoinTuning {
     return new WorkerFigures(cpu / n, bn / n, bt / n, wn / n, wt / n);
   }
 
-  private static Run measure(String table, String program, String runtime, int m, Supplier<Outcome> body,
+  private static Run measure(
+      String table,
+      String program,
+      String runtime,
+      int m,
+      Supplier<Outcome> body,
       Supplier<WorkerFigures> workers) {
     GcSnapshot g0 = GcSnapshot.now();
     long t0 = System.nanoTime();
     Outcome r = body.get();
     double ms = (System.nanoTime() - t0) / 1e6;
     GcSnapshot g = GcSnapshot.now().minus(g0);
-    return new Run(table, program, runtime, m, ms, r.forks(), r.joins(), r.steals(), g, workers.get(), r.verified());
+    return new Run(
+        table,
+        program,
+        runtime,
+        m,
+        ms,
+        r.forks(),
+        r.joins(),
+        r.steals(),
+        g,
+        workers.get(),
+        r.verified());
   }
 
   private static Outcome tineOutcome(boolean ok, WorkStealingPool tp) {
@@ -156,33 +191,69 @@ public final class ForkJoinTuning {
     warm.invoke(new Fib.JdkEvery(25));
     warm.shutdownNow();
 
-    out.add(measure("fib", "1", "seq", 1, () -> new Outcome(Fib.seqFib(fibN) == expect, 0, 0, 0),
-        () -> WorkerFigures.NONE));
+    out.add(
+        measure(
+            "fib",
+            "1",
+            "seq",
+            1,
+            () -> new Outcome(Fib.seqFib(fibN) == expect, 0, 0, 0),
+            () -> WorkerFigures.NONE));
     for (int m : multiplicities) {
       if (progress != null) progress.println("  fib, multiplicity " + m + " ...");
       JdkPool jp = new JdkPool(m);
-      out.add(measure("fib", "2", "jdk", m, () -> {
-        long s0 = jp.pool.getStealCount();
-        long r = jp.pool.invoke(new Fib.JdkEvery(fibN));
-        return new Outcome(r == expect, p2Forks, p2Forks, jp.pool.getStealCount() - s0);
-      }, () -> threadFigures(jp.threads)));
+      out.add(
+          measure(
+              "fib",
+              "2",
+              "jdk",
+              m,
+              () -> {
+                long s0 = jp.pool.getStealCount();
+                long r = jp.pool.invoke(new Fib.JdkEvery(fibN));
+                return new Outcome(r == expect, p2Forks, p2Forks, jp.pool.getStealCount() - s0);
+              },
+              () -> threadFigures(jp.threads)));
       Throttle th = new Throttle(m);
-      out.add(measure("fib", "3", "jdk", m, () -> {
-        long s0 = jp.pool.getStealCount();
-        long r = jp.pool.invoke(new Fib.JdkThrottled(fibN, th));
-        return new Outcome(r == expect, th.forks(), th.forks(), jp.pool.getStealCount() - s0);
-      }, () -> WorkerFigures.NONE));
+      out.add(
+          measure(
+              "fib",
+              "3",
+              "jdk",
+              m,
+              () -> {
+                long s0 = jp.pool.getStealCount();
+                long r = jp.pool.invoke(new Fib.JdkThrottled(fibN, th));
+                return new Outcome(
+                    r == expect, th.forks(), th.forks(), jp.pool.getStealCount() - s0);
+              },
+              () -> WorkerFigures.NONE));
       jp.pool.shutdownNow();
-      try (var tp = WorkStealingPool.builder().parallelism(m).threadContentionMonitoring(true).build()) {
-        out.add(measure("fib", "2", "tine", m, () -> {
-          tp.resetStats();
-          return tineOutcome(tp.invoke(new Fib.TineEvery(fibN)) == expect, tp);
-        }, () -> tineFigures(tp)));
+      try (var tp =
+          WorkStealingPool.builder().parallelism(m).threadContentionMonitoring(true).build()) {
+        out.add(
+            measure(
+                "fib",
+                "2",
+                "tine",
+                m,
+                () -> {
+                  tp.resetStats();
+                  return tineOutcome(tp.invoke(new Fib.TineEvery(fibN)) == expect, tp);
+                },
+                () -> tineFigures(tp)));
         Throttle t3 = new Throttle(m);
-        out.add(measure("fib", "3", "tine", m, () -> {
-          tp.resetStats();
-          return tineOutcome(tp.invoke(new Fib.TineThrottled(fibN, t3)) == expect, tp);
-        }, () -> WorkerFigures.NONE));
+        out.add(
+            measure(
+                "fib",
+                "3",
+                "tine",
+                m,
+                () -> {
+                  tp.resetStats();
+                  return tineOutcome(tp.invoke(new Fib.TineThrottled(fibN, t3)) == expect, tp);
+                },
+                () -> WorkerFigures.NONE));
       }
     }
   }
@@ -192,39 +263,66 @@ public final class ForkJoinTuning {
     int[] work = new int[sortN];
     int[] sorted = input.clone();
     Arrays.sort(sorted);
-    out.add(measure("quicksort", "1", "seq", 1, () -> {
-      System.arraycopy(input, 0, work, 0, sortN);
-      QuickSort.sequential(work, 0, sortN);
-      return new Outcome(Arrays.equals(work, sorted), 0, 0, 0);
-    }, () -> WorkerFigures.NONE));
+    out.add(
+        measure(
+            "quicksort",
+            "1",
+            "seq",
+            1,
+            () -> {
+              System.arraycopy(input, 0, work, 0, sortN);
+              QuickSort.sequential(work, 0, sortN);
+              return new Outcome(Arrays.equals(work, sorted), 0, 0, 0);
+            },
+            () -> WorkerFigures.NONE));
     for (int m : multiplicities) {
       if (progress != null) progress.println("  quicksort, multiplicity " + m + " ...");
       for (int prog = 2; prog <= 3; prog++) {
         JdkPool jp = new JdkPool(m);
         boolean throttled = prog == 3;
         Throttle th = new Throttle(m);
-        out.add(measure("quicksort", Integer.toString(prog), "jdk", m, () -> {
-          System.arraycopy(input, 0, work, 0, sortN);
-          long s0 = jp.pool.getStealCount();
-          QuickSort.jdkSort(jp.pool, work, throttled ? th : null);
-          return new Outcome(Arrays.equals(work, sorted), throttled ? th.forks() : -1, 0,
-              jp.pool.getStealCount() - s0);
-        }, () -> threadFigures(jp.threads)));
+        out.add(
+            measure(
+                "quicksort",
+                Integer.toString(prog),
+                "jdk",
+                m,
+                () -> {
+                  System.arraycopy(input, 0, work, 0, sortN);
+                  long s0 = jp.pool.getStealCount();
+                  QuickSort.jdkSort(jp.pool, work, throttled ? th : null);
+                  return new Outcome(
+                      Arrays.equals(work, sorted),
+                      throttled ? th.forks() : -1,
+                      0,
+                      jp.pool.getStealCount() - s0);
+                },
+                () -> threadFigures(jp.threads)));
         jp.pool.shutdownNow();
       }
-      try (var tp = WorkStealingPool.builder().parallelism(m).threadContentionMonitoring(true).build()) {
-        out.add(measure("quicksort", "2", "tine", m, () -> {
-          System.arraycopy(input, 0, work, 0, sortN);
-          tp.resetStats();
-          tp.invoke(new QuickSort.TineNoJoin(work, 0, sortN));
-          // Program 2 never joins its forks. A Tine worker falls asleep only after it found no
-          // work anywhere and its own latent stack is empty, so "every live worker asleep" means
-          // every fork has run. (The wait adds each worker's spin phase, ~0.1 ms.)
-          while (tp.sleepingWorkers() < tp.poolSize()) {
-            Thread.onSpinWait();
-          }
-          return tineOutcome(Arrays.equals(work, sorted), tp);
-        }, () -> tineFigures(tp)));
+      try (var tp =
+          WorkStealingPool.builder().parallelism(m).threadContentionMonitoring(true).build()) {
+        out.add(
+            measure(
+                "quicksort",
+                "2",
+                "tine",
+                m,
+                () -> {
+                  System.arraycopy(input, 0, work, 0, sortN);
+                  tp.resetStats();
+                  tp.invoke(new QuickSort.TineNoJoin(work, 0, sortN));
+                  // Program 2 never joins its forks. A Tine worker falls asleep only after it found
+                  // no
+                  // work anywhere and its own latent stack is empty, so "every live worker asleep"
+                  // means
+                  // every fork has run. (The wait adds each worker's spin phase, ~0.1 ms.)
+                  while (tp.sleepingWorkers() < tp.poolSize()) {
+                    Thread.onSpinWait();
+                  }
+                  return tineOutcome(Arrays.equals(work, sorted), tp);
+                },
+                () -> tineFigures(tp)));
       }
     }
   }
@@ -232,7 +330,9 @@ public final class ForkJoinTuning {
   /** The run of (table, program, runtime, multiplicity), or null. */
   public static Run find(List<Run> runs, String table, String program, String runtime, int m) {
     for (Run r : runs) {
-      if (r.table().equals(table) && r.program().equals(program) && r.runtime().equals(runtime)
+      if (r.table().equals(table)
+          && r.program().equals(program)
+          && r.runtime().equals(runtime)
           && r.multiplicity() == m) {
         return r;
       }

@@ -13,9 +13,9 @@ import java.util.function.Supplier;
 
 /**
  * One JVM of the gc experiment ({@link GcExperiment} starts it with the collector and young
- * generation flags): fork-every fib and Lea's fib on Tine and the JDK at one thread count,
- * warm-up rounds, then timed rounds interleaving the four, each result verified. Prints one JSON
- * record per (program, runtime) on stdout.
+ * generation flags): fork-every fib and Lea's fib on Tine and the JDK at one thread count, warm-up
+ * rounds, then timed rounds interleaving the four, each result verified. Prints one JSON record per
+ * (program, runtime) on stdout.
  *
  * <p>Arguments: threads, fork-every n, Lea's fib n, warm-up rounds, timed rounds.
  */
@@ -25,16 +25,20 @@ public final class GcChild {
   record Job(String program, String runtime, Supplier<Long> run, long expect) {}
 
   public static void main(String[] args) throws Exception {
-    int p = Integer.parseInt(args[0]), everyN = Integer.parseInt(args[1]), leaN = Integer.parseInt(args[2]);
+    int p = Integer.parseInt(args[0]),
+        everyN = Integer.parseInt(args[1]),
+        leaN = Integer.parseInt(args[2]);
     int warmup = Integer.parseInt(args[3]), repeat = Integer.parseInt(args[4]);
     ForkJoinPool jdk = new ForkJoinPool(p);
-    try (WorkStealingPool tine = WorkStealingPool.builder().parallelism(p).name("gc-tine").build()) {
+    try (WorkStealingPool tine =
+        WorkStealingPool.builder().parallelism(p).name("gc-tine").build()) {
       long every = Fib.expected(everyN), lea = Fib.expected(leaN);
-      List<Job> jobs = List.of(
-          new Job("fib-every", "tine", () -> tine.invoke(new Fib.TineEvery(everyN)), every),
-          new Job("fib-every", "jdk", () -> jdk.invoke(new Fib.JdkEvery(everyN)), every),
-          new Job("fib", "tine", () -> tine.invoke(Fib.tineLea(leaN, 13)), lea),
-          new Job("fib", "jdk", () -> jdk.invoke(Fib.jdkLea(leaN, 13)), lea));
+      List<Job> jobs =
+          List.of(
+              new Job("fib-every", "tine", () -> tine.invoke(new Fib.TineEvery(everyN)), every),
+              new Job("fib-every", "jdk", () -> jdk.invoke(new Fib.JdkEvery(everyN)), every),
+              new Job("fib", "tine", () -> tine.invoke(Fib.tineLea(leaN, 13)), lea),
+              new Job("fib", "jdk", () -> jdk.invoke(Fib.jdkLea(leaN, 13)), lea));
       int k = jobs.size();
       double[][] ms = new double[k][repeat];
       GcSnapshot[] gc = new GcSnapshot[k];

@@ -19,24 +19,30 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Seed 002 §4.2 (fig. 4-4): speedup depends on the heap. Lea compared generational copying with
- * mark-sweep (Fib at 4 threads: 5.1 s vs 9.1 s) and swept the semi-space size (4 MB, 64 MB,
- * (2+2p) MB). Today's equivalents: each of HotSpot's collectors (Serial, Parallel, G1, ZGC) with
- * the young generation fixed by {@code -Xmn} at 4 MB, 64 MB and (2+2p) MB (ZGC sizes its young
- * generation itself), each setting and thread count in a fresh JVM ({@link GcChild}), running
- * fork-every fib (a task per call: garbage at full speed) and Lea's fib (threshold 13: little
- * garbage) on Tine and the JDK. Speedups are over one thread in the same setting.
+ * mark-sweep (Fib at 4 threads: 5.1 s vs 9.1 s) and swept the semi-space size (4 MB, 64 MB, (2+2p)
+ * MB). Today's equivalents: each of HotSpot's collectors (Serial, Parallel, G1, ZGC) with the young
+ * generation fixed by {@code -Xmn} at 4 MB, 64 MB and (2+2p) MB (ZGC sizes its young generation
+ * itself), each setting and thread count in a fresh JVM ({@link GcChild}), running fork-every fib
+ * (a task per call: garbage at full speed) and Lea's fib (threshold 13: little garbage) on Tine and
+ * the JDK. Speedups are over one thread in the same setting.
  */
 public final class GcExperiment {
-  /** A collector and a young-generation size: "4", "64" (MB), "2+2p", or "auto" (the collector's choice). */
+  /**
+   * A collector and a young-generation size: "4", "64" (MB), "2+2p", or "auto" (the collector's
+   * choice).
+   */
   public record Setting(String collector, String young) {
     public List<String> flags(int p) {
-      List<String> f = new ArrayList<>(List.of(switch (collector) {
-        case "serial" -> "-XX:+UseSerialGC";
-        case "parallel" -> "-XX:+UseParallelGC";
-        case "g1" -> "-XX:+UseG1GC";
-        case "zgc" -> "-XX:+UseZGC";
-        default -> throw new IllegalArgumentException("unknown collector " + collector);
-      }));
+      List<String> f =
+          new ArrayList<>(
+              List.of(
+                  switch (collector) {
+                    case "serial" -> "-XX:+UseSerialGC";
+                    case "parallel" -> "-XX:+UseParallelGC";
+                    case "g1" -> "-XX:+UseG1GC";
+                    case "zgc" -> "-XX:+UseZGC";
+                    default -> throw new IllegalArgumentException("unknown collector " + collector);
+                  }));
       int mb = youngMb(p);
       if (mb > 0) f.add("-Xmn" + mb + "m");
       return f;
@@ -52,14 +58,17 @@ public final class GcExperiment {
     }
 
     public String label() {
-      String c = switch (collector) {
-        case "serial" -> "Serial";
-        case "parallel" -> "Parallel";
-        case "g1" -> "G1";
-        case "zgc" -> "ZGC";
-        default -> collector;
-      };
-      return c + ", young " + (young.equals("auto") ? "auto" : young.equals("2+2p") ? "(2+2p) MB" : young + " MB");
+      String c =
+          switch (collector) {
+            case "serial" -> "Serial";
+            case "parallel" -> "Parallel";
+            case "g1" -> "G1";
+            case "zgc" -> "ZGC";
+            default -> collector;
+          };
+      return c
+          + ", young "
+          + (young.equals("auto") ? "auto" : young.equals("2+2p") ? "(2+2p) MB" : young + " MB");
     }
   }
 
@@ -74,8 +83,18 @@ public final class GcExperiment {
   }
 
   /** One (setting, threads, program, runtime) measured in a child JVM. */
-  public record Result(Setting setting, int threads, String program, String runtime, double[] timesMs,
-      double minorGcCount, double minorGcMs, double fullGcCount, double fullGcMs, boolean verified, String failure) {
+  public record Result(
+      Setting setting,
+      int threads,
+      String program,
+      String runtime,
+      double[] timesMs,
+      double minorGcCount,
+      double minorGcMs,
+      double fullGcCount,
+      double fullGcMs,
+      boolean verified,
+      String failure) {
     public double medianMs() {
       double[] a = Arrays.stream(timesMs).filter(Double::isFinite).sorted().toArray();
       if (a.length == 0) return Double.NaN;
@@ -87,7 +106,13 @@ public final class GcExperiment {
   private final List<Integer> threads;
   private final int everyN, leaN, warmup, repeat, heapMb;
 
-  public GcExperiment(List<Setting> settings, List<Integer> threads, int everyN, int leaN, int warmup, int repeat,
+  public GcExperiment(
+      List<Setting> settings,
+      List<Integer> threads,
+      int everyN,
+      int leaN,
+      int warmup,
+      int repeat,
       int heapMb) {
     this.settings = settings;
     this.threads = threads;
@@ -112,18 +137,29 @@ public final class GcExperiment {
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     for (Setting s : settings) {
       for (int p : threads) {
-        List<String> cmd = new ArrayList<>(List.of(java, "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xss8m"));
+        List<String> cmd =
+            new ArrayList<>(List.of(java, "-Xms" + heapMb + "m", "-Xmx" + heapMb + "m", "-Xss8m"));
         cmd.addAll(s.flags(p));
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), GcChild.class.getName(), Integer.toString(p),
-            Integer.toString(everyN), Integer.toString(leaN), Integer.toString(warmup), Integer.toString(repeat)));
-        if (progress != null) progress.printf(Locale.ROOT, "  %s, %d thread(s) ...%n", s.label(), p);
+        cmd.addAll(
+            List.of(
+                "-cp",
+                System.getProperty("java.class.path"),
+                GcChild.class.getName(),
+                Integer.toString(p),
+                Integer.toString(everyN),
+                Integer.toString(leaN),
+                Integer.toString(warmup),
+                Integer.toString(repeat)));
+        if (progress != null)
+          progress.printf(Locale.ROOT, "  %s, %d thread(s) ...%n", s.label(), p);
         out.addAll(child(cmd, s, p));
       }
     }
     return out;
   }
 
-  private List<Result> child(List<String> cmd, Setting s, int p) throws IOException, InterruptedException {
+  private List<Result> child(List<String> cmd, Setting s, int p)
+      throws IOException, InterruptedException {
     Process proc = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
     List<String> lines = new ArrayList<>();
     try (BufferedReader r = new BufferedReader(new InputStreamReader(proc.getInputStream()))) {
@@ -145,10 +181,22 @@ public final class GcExperiment {
     for (String line : lines) {
       if (!line.startsWith("{")) continue;
       Map<String, Object> m = json.readValue(line, new TypeReference<Map<String, Object>>() {});
-      double[] t = ((List<?>) m.get("times_ms")).stream().mapToDouble(x -> ((Number) x).doubleValue()).toArray();
-      rs.add(new Result(s, p, (String) m.get("program"), (String) m.get("runtime"), t, num(m, "minor_gc_count"),
-          num(m, "minor_gc_ms"), num(m, "full_gc_count"), num(m, "full_gc_ms"), Boolean.TRUE.equals(m.get("verified")),
-          Boolean.TRUE.equals(m.get("verified")) ? null : "wrong result"));
+      double[] t =
+          ((List<?>) m.get("times_ms"))
+              .stream().mapToDouble(x -> ((Number) x).doubleValue()).toArray();
+      rs.add(
+          new Result(
+              s,
+              p,
+              (String) m.get("program"),
+              (String) m.get("runtime"),
+              t,
+              num(m, "minor_gc_count"),
+              num(m, "minor_gc_ms"),
+              num(m, "full_gc_count"),
+              num(m, "full_gc_ms"),
+              Boolean.TRUE.equals(m.get("verified")),
+              Boolean.TRUE.equals(m.get("verified")) ? null : "wrong result"));
     }
     return rs;
   }
@@ -160,7 +208,9 @@ public final class GcExperiment {
   /** The result of the same setting, program and runtime at one thread, or null. */
   public static Result oneThread(List<Result> rs, Result r) {
     for (Result x : rs) {
-      if (x.threads() == 1 && x.setting().equals(r.setting()) && x.program().equals(r.program())
+      if (x.threads() == 1
+          && x.setting().equals(r.setting())
+          && x.program().equals(r.program())
           && x.runtime().equals(r.runtime())) {
         return x;
       }
@@ -168,7 +218,9 @@ public final class GcExperiment {
     return null;
   }
 
-  /** Time at one thread over time at r's threads (separate JVMs, so unpaired), with its interval. */
+  /**
+   * Time at one thread over time at r's threads (separate JVMs, so unpaired), with its interval.
+   */
   public static Ratio speedup(List<Result> rs, Result r) {
     Result one = oneThread(rs, r);
     if (one == null || one.timesMs().length == 0 || r.timesMs().length == 0) return Ratio.NONE;
@@ -184,7 +236,8 @@ public final class GcExperiment {
       m.put("young", r.setting().young());
       m.put("young_mb", r.setting().youngMb(r.threads()));
       m.put("program", r.program());
-      m.put("parameters", r.program().equals("fib") ? "n=" + leaN + ", threshold=13" : "n=" + everyN);
+      m.put(
+          "parameters", r.program().equals("fib") ? "n=" + leaN + ", threshold=13" : "n=" + everyN);
       m.put("runtime", r.runtime());
       m.put("threads", r.threads());
       m.put("median_ms", finite(r.medianMs()));

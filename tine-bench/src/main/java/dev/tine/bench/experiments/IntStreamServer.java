@@ -11,8 +11,8 @@ import java.util.SplittableRandom;
 
 /**
  * Seed 003's server: on 127.0.0.1, every connection receives {@code count} random ints in 1..10
- * (big-endian, as DataOutputStream writes them), then the server closes it. A client that goes
- * away early only ends its own connection.
+ * (big-endian, as DataOutputStream writes them), then the server closes it. A client that goes away
+ * early only ends its own connection.
  */
 public final class IntStreamServer implements AutoCloseable {
   private final ServerSocket server;
@@ -44,7 +44,9 @@ public final class IntStreamServer implements AutoCloseable {
   }
 
   private void serve(Socket s) {
-    try (s; DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
+    try (s;
+        DataOutputStream out =
+            new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
       SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < count; i++) {
         out.writeInt(1 + r.nextInt(10));

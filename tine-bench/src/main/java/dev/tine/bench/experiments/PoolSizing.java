@@ -23,19 +23,33 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Seed 004: a server whose requests either compute (√2 to many digits) or sleep (a call to an
- * external system), run on a {@link MeasuredExecutor}; 1 or 10 closed-loop clients (send, wait
- * for the answer, send again) for a fixed time, against pool sizes 1, 4, 8 and self-sizing. Each
- * run reports seed 004's figures and what the {@link PoolSizeAdvisor} recommends from them.
+ * external system), run on a {@link MeasuredExecutor}; 1 or 10 closed-loop clients (send, wait for
+ * the answer, send again) for a fixed time, against pool sizes 1, 4, 8 and self-sizing. Each run
+ * reports seed 004's figures and what the {@link PoolSizeAdvisor} recommends from them.
  */
 public final class PoolSizing {
   /** One run's figures. {@code poolSize} is a number or "adaptive". */
-  public record Result(int clients, String poolSize, int finalPoolSize, long completed, double throughputRps,
-      double littlesL, double deadTimeRatio, double cpuUtilization, double p90WaitMs, double avgServiceMs,
-      String advice, ExecutorSnapshot snapshot, List<Integer> sizes, double settledAfterSec) {
+  public record Result(
+      int clients,
+      String poolSize,
+      int finalPoolSize,
+      long completed,
+      double throughputRps,
+      double littlesL,
+      double deadTimeRatio,
+      double cpuUtilization,
+      double p90WaitMs,
+      double avgServiceMs,
+      String advice,
+      ExecutorSnapshot snapshot,
+      List<Integer> sizes,
+      double settledAfterSec) {
     public Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("clients", clients);
-      m.put("pool_size", poolSize.equals("adaptive") ? "adaptive" : (Object) Integer.parseInt(poolSize));
+      m.put(
+          "pool_size",
+          poolSize.equals("adaptive") ? "adaptive" : (Object) Integer.parseInt(poolSize));
       m.put("final_pool_size", finalPoolSize);
       m.put("completed", completed);
       m.put("throughput_rps", throughputRps);
@@ -58,8 +72,8 @@ public final class PoolSizing {
   private final double cpuShare;
 
   /**
-   * @param warmup run before measuring, the same for every configuration (self-sizing converges
-   *     in it; its convergence time is reported separately)
+   * @param warmup run before measuring, the same for every configuration (self-sizing converges in
+   *     it; its convergence time is reported separately)
    * @param perRun measured period after the warm-up
    */
   public PoolSizing(Duration warmup, Duration perRun, int cpuDigits, int sleepMs, double cpuShare) {
@@ -70,7 +84,8 @@ public final class PoolSizing {
     this.cpuShare = cpuShare;
   }
 
-  public List<Result> run(int[] clientCounts, List<String> sizes, PrintStream progress) throws Exception {
+  public List<Result> run(int[] clientCounts, List<String> sizes, PrintStream progress)
+      throws Exception {
     List<Result> out = new ArrayList<>();
     runOne(1, "4", Duration.ZERO, Duration.ofMillis(300)); // JIT the work and the loopback path
     for (int clients : clientCounts) {
@@ -84,20 +99,29 @@ public final class PoolSizing {
 
   Result runOne(int clients, String size, Duration warm, Duration duration) throws Exception {
     boolean adaptive = size.equals("adaptive");
-    MeasuredExecutor.Builder b = MeasuredExecutor.builder().name("pool-sizing").registerMXBean(false)
-        .tick(TICK).window(duration);
+    MeasuredExecutor.Builder b =
+        MeasuredExecutor.builder()
+            .name("pool-sizing")
+            .registerMXBean(false)
+            .tick(TICK)
+            .window(duration);
     if (adaptive) {
       b.poolSize(1).selfSizing(1, 64);
     } else {
       b.poolSize(Integer.parseInt(size));
     }
-    try (MeasuredExecutor ex = b.build(); RequestServer server = new RequestServer(ex)) {
+    try (MeasuredExecutor ex = b.build();
+        RequestServer server = new RequestServer(ex)) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong answers = new AtomicLong();
       List<Thread> ts = new ArrayList<>();
       for (int c = 0; c < clients; c++) {
         long seed = 31L * c + 7;
-        ts.add(Thread.ofPlatform().daemon().name("client-" + c).start(() -> client(server.port(), seed, stop, answers)));
+        ts.add(
+            Thread.ofPlatform()
+                .daemon()
+                .name("client-" + c)
+                .start(() -> client(server.port(), seed, stop, answers)));
       }
       // Measure the last `duration`: align the end with a tick so the window holds whole ticks.
       Thread.sleep(warm.toMillis() + duration.toMillis());
@@ -111,13 +135,27 @@ public final class PoolSizing {
       double settledAfter = settled * TICK.toMillis() / 1000.0;
       String advice;
       try {
-        var in = PoolSizeAdvisor.Inputs.fromSnapshot(s, 0.8, 90, Math.max(1.0, s.avgServiceMs()), 1024);
+        var in =
+            PoolSizeAdvisor.Inputs.fromSnapshot(s, 0.8, 90, Math.max(1.0, s.avgServiceMs()), 1024);
         advice = Integer.toString(PoolSizeAdvisor.advise(in).poolSize());
       } catch (IllegalArgumentException e) {
         advice = "n/a: " + e.getMessage();
       }
-      return new Result(clients, size, fin, s.completed(), s.completed() / s.seconds(), s.littlesL(),
-          s.deadTimeRatio(), s.cpuUtilization(), s.p90WaitMs(), s.avgServiceMs(), advice, s, sizes, settledAfter);
+      return new Result(
+          clients,
+          size,
+          fin,
+          s.completed(),
+          s.completed() / s.seconds(),
+          s.littlesL(),
+          s.deadTimeRatio(),
+          s.cpuUtilization(),
+          s.p90WaitMs(),
+          s.avgServiceMs(),
+          advice,
+          s,
+          sizes,
+          settledAfter);
     }
   }
 
@@ -141,12 +179,37 @@ public final class PoolSizing {
   }
 
   public static void print(List<Result> rs, PrintStream out) {
-    out.printf(Locale.ROOT, "%7s %9s %9s %8s %10s %12s %9s %10s %8s %11s %11s  %s%n", "clients", "pool", "final",
-        "settled", "completed", "throughput/s", "Little L", "dead time", "CPU", "p90 wait ms", "service ms", "advisor");
+    out.printf(
+        Locale.ROOT,
+        "%7s %9s %9s %8s %10s %12s %9s %10s %8s %11s %11s  %s%n",
+        "clients",
+        "pool",
+        "final",
+        "settled",
+        "completed",
+        "throughput/s",
+        "Little L",
+        "dead time",
+        "CPU",
+        "p90 wait ms",
+        "service ms",
+        "advisor");
     for (Result r : rs) {
-      out.printf(Locale.ROOT, "%7d %9s %9d %7.2fs %10d %12.1f %9.2f %9.1f%% %7.0f%% %11.2f %11.2f  %s%n", r.clients,
-          r.poolSize, r.finalPoolSize, r.settledAfterSec, r.completed, r.throughputRps, r.littlesL, 100 * r.deadTimeRatio,
-          100 * Math.max(0, r.cpuUtilization), r.p90WaitMs, r.avgServiceMs, r.advice);
+      out.printf(
+          Locale.ROOT,
+          "%7d %9s %9d %7.2fs %10d %12.1f %9.2f %9.1f%% %7.0f%% %11.2f %11.2f  %s%n",
+          r.clients,
+          r.poolSize,
+          r.finalPoolSize,
+          r.settledAfterSec,
+          r.completed,
+          r.throughputRps,
+          r.littlesL,
+          100 * r.deadTimeRatio,
+          100 * Math.max(0, r.cpuUtilization),
+          r.p90WaitMs,
+          r.avgServiceMs,
+          r.advice);
     }
   }
 }

@@ -27,7 +27,8 @@ import java.util.function.Supplier;
  * the time to <em>submit</em> 1000 tasks, not to run them — so both are reported.
  */
 public final class PoolVsThreads {
-  public record Result(String strategy, double submitMs, double elapsedMs, int maxThreads, String note) {
+  public record Result(
+      String strategy, double submitMs, double elapsedMs, int maxThreads, String note) {
     public Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("strategy", strategy);
@@ -85,58 +86,94 @@ public final class PoolVsThreads {
 
   private List<Strategy> strategies() {
     List<Strategy> s = new ArrayList<>();
-    s.add(new Strategy("sequential", "each sleep on the reading thread", () -> new Runner() {
-      @Override
-      public void accept(Runnable r) {
-        r.run();
-      }
+    s.add(
+        new Strategy(
+            "sequential",
+            "each sleep on the reading thread",
+            () ->
+                new Runner() {
+                  @Override
+                  public void accept(Runnable r) {
+                    r.run();
+                  }
 
-      @Override
-      public int threads() {
-        return 1;
-      }
-    }));
-    s.add(new Strategy("thread-per-task", "a new platform thread per task", () -> {
-      List<Thread> started = new ArrayList<>();
-      return new Runner() {
-        @Override
-        public void accept(Runnable r) {
-          Thread t = new Thread(r);
-          t.start();
-          started.add(t);
-        }
+                  @Override
+                  public int threads() {
+                    return 1;
+                  }
+                }));
+    s.add(
+        new Strategy(
+            "thread-per-task",
+            "a new platform thread per task",
+            () -> {
+              List<Thread> started = new ArrayList<>();
+              return new Runner() {
+                @Override
+                public void accept(Runnable r) {
+                  Thread t = new Thread(r);
+                  t.start();
+                  started.add(t);
+                }
 
-        @Override
-        public int threads() {
-          return started.size();
-        }
-      };
-    }));
-    s.add(new Strategy("seed-tpe(1,100,LBQ)",
-        "core 1, max 100, unbounded queue: extra threads start only when the queue refuses a task, and an unbounded queue never refuses, so it stays at 1 thread",
-        () -> {
-          ThreadPoolExecutor tpe = new ThreadPoolExecutor(1, 100, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
-          return pool(tpe, tpe::getLargestPoolSize);
-        }));
-    s.add(new Strategy("fixed(10)", "Executors.newFixedThreadPool(10): 5.5 s of sleeps over 10 threads takes at least 550 ms", () -> {
-      ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newFixedThreadPool(10);
-      return pool(tpe, tpe::getLargestPoolSize);
-    }));
-    s.add(new Strategy("fixed(100)", "Executors.newFixedThreadPool(100)", () -> {
-      ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newFixedThreadPool(100);
-      return pool(tpe, tpe::getLargestPoolSize);
-    }));
-    s.add(new Strategy("cached", "Executors.newCachedThreadPool(): a thread per task unless one is idle", () -> {
-      ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newCachedThreadPool();
-      return pool(tpe, tpe::getLargestPoolSize);
-    }));
-    s.add(new Strategy("virtual", "Executors.newVirtualThreadPerTaskExecutor(): M:N, sleeps park the virtual thread", () ->
-        pool(Executors.newVirtualThreadPerTaskExecutor(), () -> -1)));
-    s.add(new Strategy("measured(10)", "Tine's MeasuredExecutor, 10 threads (its figures below)", () -> {
-      MeasuredExecutor me = MeasuredExecutor.builder().name("pool-vs-threads").poolSize(10).registerMXBean(false).build();
-      lastMeasured = me;
-      return pool(me, me::largestPoolSize);
-    }));
+                @Override
+                public int threads() {
+                  return started.size();
+                }
+              };
+            }));
+    s.add(
+        new Strategy(
+            "seed-tpe(1,100,LBQ)",
+            "core 1, max 100, unbounded queue: extra threads start only when the queue refuses a task, and an unbounded queue never refuses, so it stays at 1 thread",
+            () -> {
+              ThreadPoolExecutor tpe =
+                  new ThreadPoolExecutor(1, 100, 10, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+              return pool(tpe, tpe::getLargestPoolSize);
+            }));
+    s.add(
+        new Strategy(
+            "fixed(10)",
+            "Executors.newFixedThreadPool(10): 5.5 s of sleeps over 10 threads takes at least 550 ms",
+            () -> {
+              ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newFixedThreadPool(10);
+              return pool(tpe, tpe::getLargestPoolSize);
+            }));
+    s.add(
+        new Strategy(
+            "fixed(100)",
+            "Executors.newFixedThreadPool(100)",
+            () -> {
+              ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newFixedThreadPool(100);
+              return pool(tpe, tpe::getLargestPoolSize);
+            }));
+    s.add(
+        new Strategy(
+            "cached",
+            "Executors.newCachedThreadPool(): a thread per task unless one is idle",
+            () -> {
+              ThreadPoolExecutor tpe = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+              return pool(tpe, tpe::getLargestPoolSize);
+            }));
+    s.add(
+        new Strategy(
+            "virtual",
+            "Executors.newVirtualThreadPerTaskExecutor(): M:N, sleeps park the virtual thread",
+            () -> pool(Executors.newVirtualThreadPerTaskExecutor(), () -> -1)));
+    s.add(
+        new Strategy(
+            "measured(10)",
+            "Tine's MeasuredExecutor, 10 threads (its figures below)",
+            () -> {
+              MeasuredExecutor me =
+                  MeasuredExecutor.builder()
+                      .name("pool-vs-threads")
+                      .poolSize(10)
+                      .registerMXBean(false)
+                      .build();
+              lastMeasured = me;
+              return pool(me, me::largestPoolSize);
+            }));
     return s;
   }
 
@@ -158,12 +195,14 @@ public final class PoolVsThreads {
     return lastMeasured == null ? "" : lastMeasured.snapshot().toString();
   }
 
-  private Result runOnce(IntStreamServer server, Strategy s) throws IOException, InterruptedException {
+  private Result runOnce(IntStreamServer server, Strategy s)
+      throws IOException, InterruptedException {
     Runner runner = s.make.get();
     CountDownLatch done = new CountDownLatch(tasks);
     long start, submitted;
     try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), server.port());
-        DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()))) {
+        DataInputStream in =
+            new DataInputStream(new BufferedInputStream(socket.getInputStream()))) {
       start = System.nanoTime();
       for (int i = 0; i < tasks; i++) {
         int ms = in.readInt();
@@ -174,16 +213,24 @@ public final class PoolVsThreads {
       }
       submitted = System.nanoTime();
     }
-    if (!done.await(10, TimeUnit.MINUTES)) throw new IllegalStateException(s.name + " did not finish");
+    if (!done.await(10, TimeUnit.MINUTES))
+      throw new IllegalStateException(s.name + " did not finish");
     long end = System.nanoTime();
     runner.finish();
-    return new Result(s.name, (submitted - start) / 1e6, (end - start) / 1e6, runner.threads(), s.note);
+    return new Result(
+        s.name, (submitted - start) / 1e6, (end - start) / 1e6, runner.threads(), s.note);
   }
 
   public static void print(List<Result> rs, PrintStream out) {
-    out.printf(Locale.ROOT, "%-22s %12s %12s %10s%n", "strategy", "submit ms", "elapsed ms", "threads");
+    out.printf(
+        Locale.ROOT, "%-22s %12s %12s %10s%n", "strategy", "submit ms", "elapsed ms", "threads");
     for (Result r : rs) {
-      out.printf(Locale.ROOT, "%-22s %12.1f %12.1f %10s%n", r.strategy, r.submitMs, r.elapsedMs,
+      out.printf(
+          Locale.ROOT,
+          "%-22s %12.1f %12.1f %10s%n",
+          r.strategy,
+          r.submitMs,
+          r.elapsedMs,
           r.maxThreads < 0 ? "-" : Integer.toString(r.maxThreads));
     }
   }

@@ -19,11 +19,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 004's server, on 127.0.0.1: each request is one byte (its kind) and an int (its size);
- * the work runs on the given pool; the answer is a long. Kinds: {@link #CPU} computes √2 to
- * {@code size} digits (CPU work), {@link #SLEEP} sleeps {@code size} ms (a call to an external
- * system). A malformed request (unknown kind, negative or huge size) or a client that vanishes
- * closes that connection only; the server keeps serving.
+ * Seed 004's server, on 127.0.0.1: each request is one byte (its kind) and an int (its size); the
+ * work runs on the given pool; the answer is a long. Kinds: {@link #CPU} computes √2 to {@code
+ * size} digits (CPU work), {@link #SLEEP} sleeps {@code size} ms (a call to an external system). A
+ * malformed request (unknown kind, negative or huge size) or a client that vanishes closes that
+ * connection only; the server keeps serving.
  */
 public final class RequestServer implements AutoCloseable {
   public static final byte CPU = 1, SLEEP = 2;
@@ -76,8 +76,9 @@ public final class RequestServer implements AutoCloseable {
   private void serve(Socket s) {
     try (s;
         DataInputStream in = new DataInputStream(new BufferedInputStream(s.getInputStream()));
-        DataOutputStream out = new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
-      for (;;) {
+        DataOutputStream out =
+            new DataOutputStream(new BufferedOutputStream(s.getOutputStream()))) {
+      for (; ; ) {
         byte kind;
         try {
           kind = in.readByte();
@@ -85,8 +86,10 @@ public final class RequestServer implements AutoCloseable {
           return; // the client is done
         }
         int size = in.readInt();
-        if ((kind != CPU && kind != SLEEP) || size < 0
-            || (kind == CPU && size > MAX_DIGITS) || (kind == SLEEP && size > MAX_SLEEP_MS)) {
+        if ((kind != CPU && kind != SLEEP)
+            || size < 0
+            || (kind == CPU && size > MAX_DIGITS)
+            || (kind == SLEEP && size > MAX_SLEEP_MS)) {
           malformed.incrementAndGet();
           return; // close this connection, keep serving others
         }
@@ -97,7 +100,8 @@ public final class RequestServer implements AutoCloseable {
       }
     } catch (IOException e) {
       // abrupt close or reset: only this connection ends
-    } catch (java.util.concurrent.RejectedExecutionException | java.util.concurrent.ExecutionException e) {
+    } catch (java.util.concurrent.RejectedExecutionException
+        | java.util.concurrent.ExecutionException e) {
       // the pool refused or the work failed: close this connection
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();

@@ -15,14 +15,21 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * Seed 001 on today's JVM: platform threads (1:1, one kernel thread each) against virtual threads
  * (M:N, mounted on a carrier pool of about one thread per core). N threads each repeat equal units
- * of work for a fixed time; we report throughput (units/s) and the fairness spread — (most −
- * least) / most units done in the middle half of the window, as seed 001 measured starvation
- * (29% → 8% there). Work is either CPU (a ~2 µs computation) or blocking (a 1 ms sleep). Also
- * measured: what N parked threads cost in virtual and resident memory (the default stack size).
+ * of work for a fixed time; we report throughput (units/s) and the fairness spread — (most − least)
+ * / most units done in the middle half of the window, as seed 001 measured starvation (29% → 8%
+ * there). Work is either CPU (a ~2 µs computation) or blocking (a 1 ms sleep). Also measured: what
+ * N parked threads cost in virtual and resident memory (the default stack size).
  */
 public final class ThreadingModels {
-  public record Result(String model, String work, int threads, double seconds, double unitsPerSec,
-      double spread, long minUnits, long maxUnits) {
+  public record Result(
+      String model,
+      String work,
+      int threads,
+      double seconds,
+      double unitsPerSec,
+      double spread,
+      long minUnits,
+      long maxUnits) {
     public Map<String, Object> toMap() {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("model", model);
@@ -62,7 +69,8 @@ public final class ThreadingModels {
     }
   }
 
-  public Result run(boolean virtual, boolean blocking, int n, double seconds) throws InterruptedException {
+  public Result run(boolean virtual, boolean blocking, int n, double seconds)
+      throws InterruptedException {
     started = false;
     // Each thread counts its own units and notes its count when it first sees the clock pass a
     // quarter and three quarters of the window, so the reading does not depend on when the main
@@ -77,30 +85,32 @@ public final class ThreadingModels {
     Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     for (int i = 0; i < n; i++) {
       int k = i;
-      ts.add(b.start(() -> {
-        ready.countDown();
-        // Park until started; main unparks every thread itself. (A latch wakes its waiters one
-        // after another, and with hundreds of runnable threads that chain takes seconds; spinning
-        // on yield starves virtual threads that have not started yet.)
-        while (!started) {
-          LockSupport.park(this);
-        }
-        long done = 0, atQuarter = -1, atThreeQuarters = -1;
-        for (long now; (now = System.nanoTime()) < stopAt; done++) {
-          if (atQuarter < 0 && now >= quarterAt) atQuarter = done;
-          if (atThreeQuarters < 0 && now >= threeQuartersAt) atThreeQuarters = done;
-          if (blocking) {
-            LockSupport.parkNanos(1_000_000);
-          } else {
-            cpuUnit();
-          }
-        }
-        // A thread that never ran inside a boundary counts as having done nothing there.
-        if (atQuarter < 0) atQuarter = done;
-        if (atThreeQuarters < 0) atThreeQuarters = done;
-        atQ1[k] = atQuarter;
-        atQ3[k] = atThreeQuarters;
-      }));
+      ts.add(
+          b.start(() -> {
+            ready.countDown();
+            // Park until started; main unparks every thread itself. (A latch wakes its waiters one
+            // after another, and with hundreds of runnable threads that chain takes seconds;
+            // spinning
+            // on yield starves virtual threads that have not started yet.)
+            while (!started) {
+              LockSupport.park(this);
+            }
+            long done = 0, atQuarter = -1, atThreeQuarters = -1;
+            for (long now; (now = System.nanoTime()) < stopAt; done++) {
+              if (atQuarter < 0 && now >= quarterAt) atQuarter = done;
+              if (atThreeQuarters < 0 && now >= threeQuartersAt) atThreeQuarters = done;
+              if (blocking) {
+                LockSupport.parkNanos(1_000_000);
+              } else {
+                cpuUnit();
+              }
+            }
+            // A thread that never ran inside a boundary counts as having done nothing there.
+            if (atQuarter < 0) atQuarter = done;
+            if (atThreeQuarters < 0) atThreeQuarters = done;
+            atQ1[k] = atQuarter;
+            atQ3[k] = atThreeQuarters;
+          }));
     }
     ready.await();
     started = true;
@@ -124,8 +134,15 @@ public final class ThreadingModels {
       max = Math.max(max, u);
     }
     double midSecs = (threeQuartersAt - quarterAt) / 1e9;
-    return new Result(virtual ? "virtual (M:N)" : "platform (1:1)", blocking ? "blocking" : "cpu", n, secs,
-        mid / midSecs, max == 0 ? 0 : (double) (max - min) / max, min, max);
+    return new Result(
+        virtual ? "virtual (M:N)" : "platform (1:1)",
+        blocking ? "blocking" : "cpu",
+        n,
+        secs,
+        mid / midSecs,
+        max == 0 ? 0 : (double) (max - min) / max,
+        min,
+        max);
   }
 
   /** Memory in kB: address space (VmSize) and resident (VmRSS); -1 where unknown. */
@@ -152,28 +169,44 @@ public final class ThreadingModels {
     List<Thread> ts = new ArrayList<>();
     Thread.Builder b = virtual ? Thread.ofVirtual() : Thread.ofPlatform().daemon();
     for (int i = 0; i < n; i++) {
-      ts.add(b.start(() -> {
-        parked.countDown();
-        try {
-          release.await();
-        } catch (InterruptedException ignored) {
-          // done
-        }
-      }));
+      ts.add(
+          b.start(() -> {
+            parked.countDown();
+            try {
+              release.await();
+            } catch (InterruptedException ignored) {
+              // done
+            }
+          }));
     }
     parked.await();
     MemoryKb after = memoryKb();
     release.countDown();
     for (Thread t : ts) t.join();
-    return new MemoryKb(after.addressSpaceKb() - before.addressSpaceKb(), after.residentKb() - before.residentKb());
+    return new MemoryKb(
+        after.addressSpaceKb() - before.addressSpaceKb(), after.residentKb() - before.residentKb());
   }
 
   public static void print(List<Result> rs, PrintStream out) {
-    out.printf(Locale.ROOT, "%-16s %-9s %8s %14s %16s %12s%n", "model", "work", "threads", "units/s",
-        "fairness spread", "min..max mid");
+    out.printf(
+        Locale.ROOT,
+        "%-16s %-9s %8s %14s %16s %12s%n",
+        "model",
+        "work",
+        "threads",
+        "units/s",
+        "fairness spread",
+        "min..max mid");
     for (Result r : rs) {
-      out.printf(Locale.ROOT, "%-16s %-9s %8d %14.0f %15.0f%% %12s%n", r.model, r.work, r.threads, r.unitsPerSec,
-          100 * r.spread, r.minUnits + ".." + r.maxUnits);
+      out.printf(
+          Locale.ROOT,
+          "%-16s %-9s %8d %14.0f %15.0f%% %12s%n",
+          r.model,
+          r.work,
+          r.threads,
+          r.unitsPerSec,
+          100 * r.spread,
+          r.minUnits + ".." + r.maxUnits);
     }
   }
 }

@@ -17,9 +17,9 @@ import java.util.concurrent.RecursiveAction;
  * other array as scratch), merge pairs in parallel into the scratch array, merge the halves back;
  * merges split by binary search (the larger run halves, the other is split at the same value) so
  * they run in parallel too. Cutoffs as in Cilk: sequential quicksort below 2048, sequential merge
- * below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}. {@code --set sort.leaf=jdk}
- * sorts the blocks below 2048 with {@link Arrays#sort} instead (on x86 with AVX-512 an intrinsic,
- * several times faster than a scalar quicksort), to show how much of the gap to
+ * below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}. {@code --set
+ * sort.leaf=jdk} sorts the blocks below 2048 with {@link Arrays#sort} instead (on x86 with AVX-512
+ * an intrinsic, several times faster than a scalar quicksort), to show how much of the gap to
  * {@code Arrays.parallelSort} is the leaf sort and how much the merges.
  */
 public final class CilkSort implements Program {
@@ -96,8 +96,12 @@ public final class CilkSort implements Program {
 
   static Split planMerge(int[] s, int lo1, int hi1, int lo2, int hi2, int[] d, int lod) {
     if (hi2 - lo2 > hi1 - lo1) { // make run 1 the longer one
-      int t = lo1; lo1 = lo2; lo2 = t;
-      t = hi1; hi1 = hi2; hi2 = t;
+      int t = lo1;
+      lo1 = lo2;
+      lo2 = t;
+      t = hi1;
+      hi1 = hi2;
+      hi2 = t;
     }
     if (hi1 < lo1) {
       System.arraycopy(s, lo2, d, lod, hi2 - lo2 + 1);
@@ -151,14 +155,21 @@ public final class CilkSort implements Program {
     final int lo1, hi1, lo2, hi2, lod;
 
     TineMerge(int[] s, int lo1, int hi1, int lo2, int hi2, int[] d, int lod) {
-      this.s = s; this.lo1 = lo1; this.hi1 = hi1; this.lo2 = lo2; this.hi2 = hi2; this.d = d; this.lod = lod;
+      this.s = s;
+      this.lo1 = lo1;
+      this.hi1 = hi1;
+      this.lo2 = lo2;
+      this.hi2 = hi2;
+      this.d = d;
+      this.lod = lod;
     }
 
     @Override
     protected Void compute() {
       Split p = planMerge(s, lo1, hi1, lo2, hi2, d, lod);
       if (p != null) {
-        invokeAll(new TineMerge(s, p.lo1, p.split1 - 1, p.lo2, p.split2, d, p.lod),
+        invokeAll(
+            new TineMerge(s, p.lo1, p.split1 - 1, p.lo2, p.split2, d, p.lod),
             new TineMerge(s, p.split1 + 1, p.hi1, p.split2 + 1, p.hi2, d, p.lod + p.lowSize + 2));
       }
       return null;
@@ -171,7 +182,11 @@ public final class CilkSort implements Program {
     final Leaf leaf;
 
     TineSort(int[] a, int[] tmp, int lo, int size, Leaf leaf) {
-      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size; this.leaf = leaf;
+      this.a = a;
+      this.tmp = tmp;
+      this.lo = lo;
+      this.size = size;
+      this.leaf = leaf;
     }
 
     @Override
@@ -181,9 +196,14 @@ public final class CilkSort implements Program {
         return null;
       }
       int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-      invokeAll(new TineSort(a, tmp, lo, q, leaf), new TineSort(a, tmp, b, q, leaf),
-          new TineSort(a, tmp, c, q, leaf), new TineSort(a, tmp, dd, size - 3 * q, leaf));
-      invokeAll(new TineMerge(a, lo, b - 1, b, c - 1, tmp, lo), new TineMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
+      invokeAll(
+          new TineSort(a, tmp, lo, q, leaf),
+          new TineSort(a, tmp, b, q, leaf),
+          new TineSort(a, tmp, c, q, leaf),
+          new TineSort(a, tmp, dd, size - 3 * q, leaf));
+      invokeAll(
+          new TineMerge(a, lo, b - 1, b, c - 1, tmp, lo),
+          new TineMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
       new TineMerge(tmp, lo, c - 1, c, lo + size - 1, a, lo).invoke();
       return null;
     }
@@ -196,14 +216,21 @@ public final class CilkSort implements Program {
     final int lo1, hi1, lo2, hi2, lod;
 
     JdkMerge(int[] s, int lo1, int hi1, int lo2, int hi2, int[] d, int lod) {
-      this.s = s; this.lo1 = lo1; this.hi1 = hi1; this.lo2 = lo2; this.hi2 = hi2; this.d = d; this.lod = lod;
+      this.s = s;
+      this.lo1 = lo1;
+      this.hi1 = hi1;
+      this.lo2 = lo2;
+      this.hi2 = hi2;
+      this.d = d;
+      this.lod = lod;
     }
 
     @Override
     protected void compute() {
       Split p = planMerge(s, lo1, hi1, lo2, hi2, d, lod);
       if (p != null) {
-        ForkJoinTask.invokeAll(new JdkMerge(s, p.lo1, p.split1 - 1, p.lo2, p.split2, d, p.lod),
+        ForkJoinTask.invokeAll(
+            new JdkMerge(s, p.lo1, p.split1 - 1, p.lo2, p.split2, d, p.lod),
             new JdkMerge(s, p.split1 + 1, p.hi1, p.split2 + 1, p.hi2, d, p.lod + p.lowSize + 2));
       }
     }
@@ -215,7 +242,11 @@ public final class CilkSort implements Program {
     final Leaf leaf;
 
     JdkSort(int[] a, int[] tmp, int lo, int size, Leaf leaf) {
-      this.a = a; this.tmp = tmp; this.lo = lo; this.size = size; this.leaf = leaf;
+      this.a = a;
+      this.tmp = tmp;
+      this.lo = lo;
+      this.size = size;
+      this.leaf = leaf;
     }
 
     @Override
@@ -225,9 +256,14 @@ public final class CilkSort implements Program {
         return;
       }
       int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-      ForkJoinTask.invokeAll(new JdkSort(a, tmp, lo, q, leaf), new JdkSort(a, tmp, b, q, leaf),
-          new JdkSort(a, tmp, c, q, leaf), new JdkSort(a, tmp, dd, size - 3 * q, leaf));
-      ForkJoinTask.invokeAll(new JdkMerge(a, lo, b - 1, b, c - 1, tmp, lo), new JdkMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
+      ForkJoinTask.invokeAll(
+          new JdkSort(a, tmp, lo, q, leaf),
+          new JdkSort(a, tmp, b, q, leaf),
+          new JdkSort(a, tmp, c, q, leaf),
+          new JdkSort(a, tmp, dd, size - 3 * q, leaf));
+      ForkJoinTask.invokeAll(
+          new JdkMerge(a, lo, b - 1, b, c - 1, tmp, lo),
+          new JdkMerge(a, c, dd - 1, dd, lo + size - 1, tmp, c));
       new JdkMerge(tmp, lo, c - 1, c, lo + size - 1, a, lo).invoke();
     }
   }
@@ -237,7 +273,8 @@ public final class CilkSort implements Program {
     int n = Program.intParam(o, "n", size == Size.PAPER ? 100_000_000 : 2_000_000);
     if (n < 1) throw new IllegalArgumentException("n must be positive");
     String leafName = o.getOrDefault("leaf", "cilk");
-    if (!leafName.equals("cilk") && !leafName.equals("jdk")) throw new IllegalArgumentException("leaf must be cilk or jdk");
+    if (!leafName.equals("cilk") && !leafName.equals("jdk"))
+      throw new IllegalArgumentException("leaf must be cilk or jdk");
     Leaf leaf = leafName.equals("jdk") ? JDK_LEAF : CILK;
     int[] input = new SplittableRandom(1998).ints(n).toArray();
     int[] expect = input.clone();
@@ -246,7 +283,9 @@ public final class CilkSort implements Program {
     return new Workload() {
       @Override
       public String parameters() {
-        return n + " ints" + (leaf == CILK ? "" : ", blocks below " + QUICKSIZE + " by Arrays.sort");
+        return n
+            + " ints"
+            + (leaf == CILK ? "" : ", blocks below " + QUICKSIZE + " by Arrays.sort");
       }
 
       @Override

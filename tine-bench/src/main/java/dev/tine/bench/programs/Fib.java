@@ -14,8 +14,8 @@ import java.util.concurrent.RecursiveTask;
  * Fibonacci, as in Lea's paper (seed 002 §2: threshold 13, both halves by coInvoke/invokeAll,
  * fib(47) at paper size, {@code long} since fib(47) overflows int) and as in seed 000: program 1
  * ({@link #seqFib}), program 2 (fork n-2, compute n-1, join; forking every call, fib(40)) and
- * program 3 (program 2 throttled by a shared counter). This file is the one home of these
- * programs: the bench, the fork-join-tuning experiment and the JMH benchmarks all run them.
+ * program 3 (program 2 throttled by a shared counter). This file is the one home of these programs:
+ * the bench, the fork-join-tuning experiment and the JMH benchmarks all run them.
  */
 public final class Fib {
   private Fib() {}
@@ -215,7 +215,9 @@ public final class Fib {
    * Fib forking at every call, n=40 at paper size (seed 000), 32 quick; the JDK always runs seed
    * 000's program 2; {@code tine} says how Tine runs it.
    */
-  static Workload forkEveryCall(Size size, Map<String, String> o,
+  static Workload forkEveryCall(
+      Size size,
+      Map<String, String> o,
       java.util.function.BiFunction<WorkStealingPool, Integer, Object> tine) {
     int n = Program.intParam(o, "n", size == Size.PAPER ? 40 : 32);
     long expect = expected(n);

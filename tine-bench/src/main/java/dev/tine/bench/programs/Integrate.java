@@ -12,9 +12,9 @@ import java.util.concurrent.RecursiveTask;
 /**
  * Lea's Integrate (seed 002 §4): recursive adaptive quadrature of f(x) = Σ_{i=1..5} (2i−1)·x^(2i−1)
  * from −47 to 48: split an interval until the trapezoid estimate of its two halves agrees with the
- * whole within the tolerance. Every subdivision forks (as in Lea's code). The tree is evaluated
- * in the same order everywhere (right half + left half), so the parallel results equal the
- * sequential one bit for bit; the closed form checks the sequential one.
+ * whole within the tolerance. Every subdivision forks (as in Lea's code). The tree is evaluated in
+ * the same order everywhere (right half + left half), so the parallel results equal the sequential
+ * one bit for bit; the closed form checks the sequential one.
  */
 public final class Integrate implements Program {
   @Override
@@ -56,7 +56,12 @@ public final class Integrate implements Program {
     final double l, r, fl, fr, area, tol;
 
     TineArea(double l, double r, double fl, double fr, double area, double tol) {
-      this.l = l; this.r = r; this.fl = fl; this.fr = fr; this.area = area; this.tol = tol;
+      this.l = l;
+      this.r = r;
+      this.fl = fl;
+      this.fr = fr;
+      this.area = area;
+      this.tol = tol;
     }
 
     @Override
@@ -75,7 +80,12 @@ public final class Integrate implements Program {
     final double l, r, fl, fr, area, tol;
 
     JdkArea(double l, double r, double fl, double fr, double area, double tol) {
-      this.l = l; this.r = r; this.fl = fl; this.fr = fr; this.area = area; this.tol = tol;
+      this.l = l;
+      this.r = r;
+      this.fl = fl;
+      this.fr = fr;
+      this.area = area;
+      this.tol = tol;
     }
 
     @Override
@@ -92,13 +102,15 @@ public final class Integrate implements Program {
 
   @Override
   public Workload workload(Size size, Map<String, String> o) {
-    double tol = Double.parseDouble(o.getOrDefault("tolerance", size == Size.PAPER ? "0.001" : "0.01"));
+    double tol =
+        Double.parseDouble(o.getOrDefault("tolerance", size == Size.PAPER ? "0.001" : "0.01"));
     if (!(tol > 0)) throw new IllegalArgumentException("tolerance must be positive");
     double lo = -47, hi = 48, flo = f(lo), fhi = f(hi), a0 = (flo + fhi) * (hi - lo) * 0.5;
     double expect = seq(lo, hi, flo, fhi, a0, tol);
     double closed = exact(lo, hi);
     if (Math.abs(expect - closed) / closed > 1e-6) {
-      throw new IllegalStateException("sequential quadrature " + expect + " is far from the closed form " + closed);
+      throw new IllegalStateException(
+          "sequential quadrature " + expect + " is far from the closed form " + closed);
     }
     return new Workload() {
       @Override
@@ -123,7 +135,8 @@ public final class Integrate implements Program {
 
       @Override
       public boolean verify(Object r) {
-        return r instanceof Double d && Double.doubleToLongBits(d) == Double.doubleToLongBits(expect);
+        return r instanceof Double d
+            && Double.doubleToLongBits(d) == Double.doubleToLongBits(expect);
       }
     };
   }

@@ -12,15 +12,16 @@ import java.util.concurrent.RecursiveTask;
 import java.util.stream.IntStream;
 
 /**
- * Lea's Jacobi (seed 002 §4, §4.4): relax an n×n interior (fixed boundary: top edge 1, others 0)
- * by 4-neighbour averaging for a number of steps, double-buffered. The grid splits recursively
- * (larger side first) into tiles of at most {@link #LEAF}²; each pass returns the largest change.
+ * Lea's Jacobi (seed 002 §4, §4.4): relax an n×n interior (fixed boundary: top edge 1, others 0) by
+ * 4-neighbour averaging for a number of steps, double-buffered. The grid splits recursively (larger
+ * side first) into tiles of at most {@link #LEAF}²; each pass returns the largest change.
  *
  * <ul>
  *   <li>{@code jacobi}: one parallel pass per step, a barrier (the join of the pass) between steps.
  *   <li>{@code jacobi-sync10}: Lea's variant that synchronizes every 10 steps: each tile copies its
  *       halo at the sync, runs 10 steps privately, and writes its interior back.
  * </ul>
+ *
  * Both are deterministic, so every runtime's final grid equals the sequential one bit for bit.
  * {@code jacobi} also has a JDK built-in form: per step, a parallel IntStream over the rows (the
  * same per-cell arithmetic, so the same grid). {@code jacobi-sync10} has none: a stream has no
@@ -41,7 +42,8 @@ public final class Jacobi implements Program {
 
   @Override
   public String description() {
-    return stepsPerSync == 1 ? "Jacobi relaxation, one barrier per step (seed 002)"
+    return stepsPerSync == 1
+        ? "Jacobi relaxation, one barrier per step (seed 002)"
         : "Jacobi relaxation, a barrier every " + stepsPerSync + " steps (seed 002 §4.4)";
   }
 
@@ -139,7 +141,12 @@ public final class Jacobi implements Program {
     final int r0, r1, c0, c1, steps;
 
     TinePass(Grid g, int r0, int r1, int c0, int c1, int steps) {
-      this.g = g; this.r0 = r0; this.r1 = r1; this.c0 = c0; this.c1 = c1; this.steps = steps;
+      this.g = g;
+      this.r0 = r0;
+      this.r1 = r1;
+      this.c0 = c0;
+      this.c1 = c1;
+      this.steps = steps;
     }
 
     @Override
@@ -165,7 +172,12 @@ public final class Jacobi implements Program {
     final int r0, r1, c0, c1, steps;
 
     JdkPass(Grid g, int r0, int r1, int c0, int c1, int steps) {
-      this.g = g; this.r0 = r0; this.r1 = r1; this.c0 = c0; this.c1 = c1; this.steps = steps;
+      this.g = g;
+      this.r0 = r0;
+      this.r1 = r1;
+      this.c0 = c0;
+      this.c1 = c1;
+      this.steps = steps;
     }
 
     @Override
@@ -225,41 +237,53 @@ public final class Jacobi implements Program {
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        return pool.invoke(Task.of(() -> {
-          for (int s = 0; s < syncs; s++) {
-            new TinePass(g, 1, n + 1, 1, n + 1, stepsAt(s)).invoke(); // the barrier: the pass's join
-            g.swap();
-          }
-          return g.a;
-        }));
+        return pool.invoke(
+            Task.of(() -> {
+              for (int s = 0; s < syncs; s++) {
+                new TinePass(g, 1, n + 1, 1, n + 1, stepsAt(s))
+                    .invoke(); // the barrier: the pass's join
+                g.swap();
+              }
+              return g.a;
+            }));
       }
 
       @Override
       public Object jdk(ForkJoinPool pool) {
-        return pool.invoke(new RecursiveTask<double[]>() {
-          @Override
-          protected double[] compute() {
-            for (int s = 0; s < syncs; s++) {
-              new JdkPass(g, 1, n + 1, 1, n + 1, stepsAt(s)).invoke();
-              g.swap();
-            }
-            return g.a;
-          }
-        });
+        return pool.invoke(
+            new RecursiveTask<double[]>() {
+              @Override
+              protected double[] compute() {
+                for (int s = 0; s < syncs; s++) {
+                  new JdkPass(g, 1, n + 1, 1, n + 1, stepsAt(s)).invoke();
+                  g.swap();
+                }
+                return g.a;
+              }
+            });
       }
 
-      double lastChange; // the built-in form's largest change in its last step, as a user would check it
+      double
+          lastChange; // the built-in form's largest change in its last step, as a user would check
+
+      // it
 
       @Override
       public String jdkBuiltinForm() {
-        return stepsPerSync == 1 ? "IntStream.rangeClosed(1, n).parallel() over rows, per step" : null;
+        return stepsPerSync == 1
+            ? "IntStream.rangeClosed(1, n).parallel() over rows, per step"
+            : null;
       }
 
       @Override
       public Object jdkBuiltin() {
         for (int s = 0; s < steps; s++) { // one parallel pass over the rows per step
-          lastChange = IntStream.rangeClosed(1, n).parallel().mapToDouble(i -> stepTile(g, i, i + 1, 1, n + 1))
-              .max().orElse(0);
+          lastChange =
+              IntStream.rangeClosed(1, n)
+                  .parallel()
+                  .mapToDouble(i -> stepTile(g, i, i + 1, 1, n + 1))
+                  .max()
+                  .orElse(0);
           g.swap();
         }
         return g.a;

@@ -3,10 +3,10 @@ package dev.tine.bench.programs;
 import java.util.SplittableRandom;
 
 /**
- * The sequential pieces of cilksort for each data width of seed 002 §4.3 (byte, short, int,
- * long): the loops that touch every element, written once per primitive type so that each runs
- * at that type's memory traffic. {@link WidthSort} builds the parallel sort on them. The four
- * classes are the same text with the type replaced (as {@link CilkSort}'s int pieces).
+ * The sequential pieces of cilksort for each data width of seed 002 §4.3 (byte, short, int, long):
+ * the loops that touch every element, written once per primitive type so that each runs at that
+ * type's memory traffic. {@link WidthSort} builds the parallel sort on them. The four classes are
+ * the same text with the type replaced (as {@link CilkSort}'s int pieces).
  */
 abstract class Kernel<A> {
   static final int INSERTIONSIZE = 20;
@@ -55,7 +55,8 @@ abstract class Kernel<A> {
     }
 
     @Override
-    byte[] values(int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
+    byte[] values(
+        int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
       byte[] a = new byte[n];
       SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) a[i] = (byte) r.nextInt(256);
@@ -67,7 +68,8 @@ abstract class Kernel<A> {
       while (hi - lo >= INSERTIONSIZE) {
         int mid = (lo + hi) >>> 1;
         byte x = a[lo], y = a[mid], z = a[hi];
-        byte p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
+        byte p =
+            x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
         int i = lo, j = hi;
         while (i <= j) {
           while (a[i] < p) i++;
@@ -147,7 +149,8 @@ abstract class Kernel<A> {
     }
 
     @Override
-    short[] values(int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
+    short[] values(
+        int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
       short[] a = new short[n];
       SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) a[i] = (short) r.nextInt(256);
@@ -159,7 +162,8 @@ abstract class Kernel<A> {
       while (hi - lo >= INSERTIONSIZE) {
         int mid = (lo + hi) >>> 1;
         short x = a[lo], y = a[mid], z = a[hi];
-        short p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
+        short p =
+            x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
         int i = lo, j = hi;
         while (i <= j) {
           while (a[i] < p) i++;
@@ -239,7 +243,8 @@ abstract class Kernel<A> {
     }
 
     @Override
-    int[] values(int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
+    int[] values(
+        int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
       int[] a = new int[n];
       SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) a[i] = (int) r.nextInt(256);
@@ -251,7 +256,8 @@ abstract class Kernel<A> {
       while (hi - lo >= INSERTIONSIZE) {
         int mid = (lo + hi) >>> 1;
         int x = a[lo], y = a[mid], z = a[hi];
-        int p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
+        int p =
+            x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
         int i = lo, j = hi;
         while (i <= j) {
           while (a[i] < p) i++;
@@ -331,7 +337,8 @@ abstract class Kernel<A> {
     }
 
     @Override
-    long[] values(int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
+    long[] values(
+        int n, long seed) { // 0..255, as in Lea's experiment (a byte holds them as -128..127)
       long[] a = new long[n];
       SplittableRandom r = new SplittableRandom(seed);
       for (int i = 0; i < n; i++) a[i] = (long) r.nextInt(256);
@@ -343,7 +350,8 @@ abstract class Kernel<A> {
       while (hi - lo >= INSERTIONSIZE) {
         int mid = (lo + hi) >>> 1;
         long x = a[lo], y = a[mid], z = a[hi];
-        long p = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
+        long p =
+            x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y)); // median of 3
         int i = lo, j = hi;
         while (i <= j) {
           while (a[i] < p) i++;

@@ -15,13 +15,13 @@ import java.util.concurrent.RecursiveAction;
 
 /**
  * Lea's LU (seed 002 §4): recursive block LU decomposition without pivoting, in place, blocks of
- * 16, on a seeded diagonally dominant matrix. Per level: LU(A00); then in parallel
- * A01 := L00⁻¹·A01 and A10 := A10·U00⁻¹ (each a recursive solve, parallel over independent
- * halves); A11 −= A10·A01 (recursive quadrant multiply-subtract, parallel by quadrants); LU(A11).
+ * 16, on a seeded diagonally dominant matrix. Per level: LU(A00); then in parallel A01 := L00⁻¹·A01
+ * and A10 := A10·U00⁻¹ (each a recursive solve, parallel over independent halves); A11 −= A10·A01
+ * (recursive quadrant multiply-subtract, parallel by quadrants); LU(A11).
  *
  * <p>The recursion is written once over a two-way {@link Par#both}: sequential calls, {@link
- * Tine#join(Runnable, Runnable)}, or the JDK's {@code invokeAll}. The operation order per element is
- * the same in every version, so results equal the sequential one bit for bit; L·U is checked
+ * Tine#join(Runnable, Runnable)}, or the JDK's {@code invokeAll}. The operation order per element
+ * is the same in every version, so results equal the sequential one bit for bit; L·U is checked
  * against A once.
  */
 public final class Lu implements Program {
@@ -42,10 +42,11 @@ public final class Lu implements Program {
     void both(Runnable a, Runnable b);
   }
 
-  static final Par SEQ = (a, b) -> {
-    a.run();
-    b.run();
-  };
+  static final Par SEQ =
+      (a, b) -> {
+        a.run();
+        b.run();
+      };
   static final Par TINE = Tine::join;
   static final Par JDK = (a, b) -> ForkJoinTask.invokeAll(adapt(a), adapt(b));
 
@@ -58,7 +59,7 @@ public final class Lu implements Program {
     };
   }
 
-  final static class Mat {
+  static final class Mat {
     final double[] a;
     final int n;
 
@@ -136,10 +137,15 @@ public final class Lu implements Program {
     int h = s / 2;
     for (int k = 0; k < s; k += h) { // two phases, each four independent quadrant updates
       int kk = k;
-      p.both(() -> p.both(() -> mulSub(p, m, cr, cc, ar, ac + kk, br + kk, bc, h),
-              () -> mulSub(p, m, cr, cc + h, ar, ac + kk, br + kk, bc + h, h)),
-          () -> p.both(() -> mulSub(p, m, cr + h, cc, ar + h, ac + kk, br + kk, bc, h),
-              () -> mulSub(p, m, cr + h, cc + h, ar + h, ac + kk, br + kk, bc + h, h)));
+      p.both(
+          () ->
+              p.both(
+                  () -> mulSub(p, m, cr, cc, ar, ac + kk, br + kk, bc, h),
+                  () -> mulSub(p, m, cr, cc + h, ar, ac + kk, br + kk, bc + h, h)),
+          () ->
+              p.both(
+                  () -> mulSub(p, m, cr + h, cc, ar + h, ac + kk, br + kk, bc, h),
+                  () -> mulSub(p, m, cr + h, cc + h, ar + h, ac + kk, br + kk, bc + h, h)));
     }
   }
 
@@ -206,14 +212,16 @@ public final class Lu implements Program {
   @Override
   public Workload workload(Size size, Map<String, String> o) {
     int n = Program.intParam(o, "n", size == Size.PAPER ? 4096 : 512);
-    if (n < BLOCK || Integer.bitCount(n) != 1) throw new IllegalArgumentException("n must be a power of two >= " + BLOCK);
+    if (n < BLOCK || Integer.bitCount(n) != 1)
+      throw new IllegalArgumentException("n must be a power of two >= " + BLOCK);
     SplittableRandom r = new SplittableRandom(4096);
     double[] input = r.doubles((long) n * n, -1, 1).toArray();
     for (int i = 0; i < n; i++) input[i * n + i] += n; // diagonally dominant: no pivoting needed
     Mat ref = new Mat(input.clone(), n);
     lu(SEQ, ref, 0, n);
     double[] expect = ref.a;
-    if (n <= 1024 && residual(expect, input, n) > 1e-10) throw new IllegalStateException("LU reference is wrong");
+    if (n <= 1024 && residual(expect, input, n) > 1e-10)
+      throw new IllegalStateException("LU reference is wrong");
     Mat work = new Mat(new double[n * n], n);
     return new Workload() {
       @Override
@@ -234,10 +242,11 @@ public final class Lu implements Program {
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        return pool.invoke(Task.of(() -> {
-          lu(TINE, work, 0, n);
-          return work.a;
-        }));
+        return pool.invoke(
+            Task.of(() -> {
+              lu(TINE, work, 0, n);
+              return work.a;
+            }));
       }
 
       @Override

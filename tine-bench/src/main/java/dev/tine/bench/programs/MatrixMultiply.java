@@ -17,9 +17,9 @@ import java.util.stream.IntStream;
  * Lea's MM (seed 002 §4): C += A × B by recursive quadrants, in doubles as the paper states (Lea's
  * code used float). Each level runs the four quadrant products C_ij += A_i0 B_0j in parallel, then
  * the four C_ij += A_i1 B_1j; leaves of {@link #LEAF}² are plain loops. Every element of C
- * accumulates in the same order at any thread count, so results equal the sequential recursion
- * bit for bit (checked), and a few elements are checked against a naive dot product. The JDK
- * built-in form is the loop a user would write: a parallel IntStream over the rows of C, each row
+ * accumulates in the same order at any thread count, so results equal the sequential recursion bit
+ * for bit (checked), and a few elements are checked against a naive dot product. The JDK built-in
+ * form is the loop a user would write: a parallel IntStream over the rows of C, each row
  * accumulated over k in ascending order, so it too equals the recursion bit for bit.
  */
 public final class MatrixMultiply implements Program {
@@ -72,7 +72,14 @@ public final class MatrixMultiply implements Program {
     final int ar, ac, br, bc, cr, cc, s;
 
     TineMul(M m, int ar, int ac, int br, int bc, int cr, int cc, int s) {
-      this.m = m; this.ar = ar; this.ac = ac; this.br = br; this.bc = bc; this.cr = cr; this.cc = cc; this.s = s;
+      this.m = m;
+      this.ar = ar;
+      this.ac = ac;
+      this.br = br;
+      this.bc = bc;
+      this.cr = cr;
+      this.cc = cc;
+      this.s = s;
     }
 
     @Override
@@ -84,7 +91,8 @@ public final class MatrixMultiply implements Program {
       int h = s / 2;
       for (int phase = 0; phase < 2; phase++) {
         int k = phase * h;
-        invokeAll(new TineMul(m, ar, ac + k, br + k, bc, cr, cc, h),
+        invokeAll(
+            new TineMul(m, ar, ac + k, br + k, bc, cr, cc, h),
             new TineMul(m, ar, ac + k, br + k, bc + h, cr, cc + h, h),
             new TineMul(m, ar + h, ac + k, br + k, bc, cr + h, cc, h),
             new TineMul(m, ar + h, ac + k, br + k, bc + h, cr + h, cc + h, h));
@@ -98,7 +106,14 @@ public final class MatrixMultiply implements Program {
     final int ar, ac, br, bc, cr, cc, s;
 
     JdkMul(M m, int ar, int ac, int br, int bc, int cr, int cc, int s) {
-      this.m = m; this.ar = ar; this.ac = ac; this.br = br; this.bc = bc; this.cr = cr; this.cc = cc; this.s = s;
+      this.m = m;
+      this.ar = ar;
+      this.ac = ac;
+      this.br = br;
+      this.bc = bc;
+      this.cr = cr;
+      this.cc = cc;
+      this.s = s;
     }
 
     @Override
@@ -110,7 +125,8 @@ public final class MatrixMultiply implements Program {
       int h = s / 2;
       for (int phase = 0; phase < 2; phase++) {
         int k = phase * h;
-        ForkJoinTask.invokeAll(new JdkMul(m, ar, ac + k, br + k, bc, cr, cc, h),
+        ForkJoinTask.invokeAll(
+            new JdkMul(m, ar, ac + k, br + k, bc, cr, cc, h),
             new JdkMul(m, ar, ac + k, br + k, bc + h, cr, cc + h, h),
             new JdkMul(m, ar + h, ac + k, br + k, bc, cr + h, cc, h),
             new JdkMul(m, ar + h, ac + k, br + k, bc + h, cr + h, cc + h, h));
@@ -125,14 +141,17 @@ public final class MatrixMultiply implements Program {
       throw new IllegalArgumentException("n must be a power of two >= " + LEAF + ", was " + n);
     }
     SplittableRandom r = new SplittableRandom(2000);
-    double[] a = r.doubles((long) n * n, -1, 1).toArray(), b = r.doubles((long) n * n, -1, 1).toArray();
+    double[] a = r.doubles((long) n * n, -1, 1).toArray(),
+        b = r.doubles((long) n * n, -1, 1).toArray();
     M ref = new M(a, b, new double[n * n], n);
     seq(ref, 0, 0, 0, 0, 0, 0, n);
     double[] expect = ref.c;
-    for (int[] ij : new int[][] {{0, 0}, {n - 1, n - 1}, {n / 3, n / 2}}) { // against a naive dot product
+    for (int[] ij :
+        new int[][] {{0, 0}, {n - 1, n - 1}, {n / 3, n / 2}}) { // against a naive dot product
       double d = 0;
       for (int k = 0; k < n; k++) d += a[ij[0] * n + k] * b[k * n + ij[1]];
-      if (Math.abs(d - expect[ij[0] * n + ij[1]]) > 1e-9 * n) throw new IllegalStateException("MM reference is wrong");
+      if (Math.abs(d - expect[ij[0] * n + ij[1]]) > 1e-9 * n)
+        throw new IllegalStateException("MM reference is wrong");
     }
     M work = new M(a, b, new double[n * n], n);
     return new Workload() {
@@ -172,14 +191,16 @@ public final class MatrixMultiply implements Program {
       @Override
       public Object jdkBuiltin() {
         double[] a = work.a, b = work.b, c = work.c;
-        IntStream.range(0, n).parallel().forEach(i -> { // row i of C, k ascending as in every version
-          int ci = i * n;
-          for (int k = 0; k < n; k++) {
-            double x = a[ci + k];
-            int bk = k * n;
-            for (int j = 0; j < n; j++) c[ci + j] += x * b[bk + j];
-          }
-        });
+        IntStream.range(0, n)
+            .parallel()
+            .forEach(i -> { // row i of C, k ascending as in every version
+              int ci = i * n;
+              for (int k = 0; k < n; k++) {
+                double x = a[ci + k];
+                int bk = k * n;
+                for (int j = 0; j < n; j++) c[ci + j] += x * b[bk + j];
+              }
+            });
         return c;
       }
 

@@ -13,15 +13,15 @@ import java.util.concurrent.RecursiveTask;
 import java.util.stream.IntStream;
 
 /**
- * Lea's Micro (seed 002 §4): the "microscope" board game (Ataxx-like) on 7×7. A move copies a
- * piece to an adjacent empty square or jumps it two squares away (vacating the origin); every
- * opponent piece next to the destination flips. A player with no move passes; the game ends
- * when neither can move. Each turn picks the best move by a full negamax search to depth 4
- * (no alpha-beta, so the value is independent of evaluation order; ties go to the first move in
- * generation order), evaluated by piece difference. Deterministic self-play from the standard
- * corner start: the sequence of moves and the final board are identical at every thread count.
- * The top {@link #PAR_LEVELS} levels of each search evaluate their moves in parallel; the JDK
- * built-in form evaluates each turn's candidate moves with a parallel IntStream (one level).
+ * Lea's Micro (seed 002 §4): the "microscope" board game (Ataxx-like) on 7×7. A move copies a piece
+ * to an adjacent empty square or jumps it two squares away (vacating the origin); every opponent
+ * piece next to the destination flips. A player with no move passes; the game ends when neither can
+ * move. Each turn picks the best move by a full negamax search to depth 4 (no alpha-beta, so the
+ * value is independent of evaluation order; ties go to the first move in generation order),
+ * evaluated by piece difference. Deterministic self-play from the standard corner start: the
+ * sequence of moves and the final board are identical at every thread count. The top {@link
+ * #PAR_LEVELS} levels of each search evaluate their moves in parallel; the JDK built-in form
+ * evaluates each turn's candidate moves with a parallel IntStream (one level).
  */
 public final class Micro implements Program {
   static final int N = 7, CELLS = N * N, DEPTH = 4, PAR_LEVELS = 2;
@@ -45,7 +45,9 @@ public final class Micro implements Program {
     return b;
   }
 
-  /** Moves as from*64+to; copies carry from = 63 (any adjacent own piece), deduplicated by target. */
+  /**
+   * Moves as from*64+to; copies carry from = 63 (any adjacent own piece), deduplicated by target.
+   */
   static int moves(byte[] b, int player, int[] out) {
     int n = 0;
     boolean[] copyTo = new boolean[CELLS];
@@ -125,7 +127,10 @@ public final class Micro implements Program {
     final int player, depth, level;
 
     TineValue(byte[] b, int player, int depth, int level) {
-      this.b = b; this.player = player; this.depth = depth; this.level = level;
+      this.b = b;
+      this.player = player;
+      this.depth = depth;
+      this.level = level;
     }
 
     @Override
@@ -135,7 +140,8 @@ public final class Micro implements Program {
       int n = moves(b, player, ms);
       if (n == 0) return seqValue(b, player, depth);
       TineValue[] kids = new TineValue[n];
-      for (int i = 0; i < n; i++) kids[i] = new TineValue(apply(b, ms[i], player), 3 - player, depth - 1, level + 1);
+      for (int i = 0; i < n; i++)
+        kids[i] = new TineValue(apply(b, ms[i], player), 3 - player, depth - 1, level + 1);
       invokeAll(kids);
       int best = Integer.MIN_VALUE;
       for (TineValue k : kids) best = Math.max(best, -k.join());
@@ -148,7 +154,10 @@ public final class Micro implements Program {
     final int player, depth, level;
 
     JdkValue(byte[] b, int player, int depth, int level) {
-      this.b = b; this.player = player; this.depth = depth; this.level = level;
+      this.b = b;
+      this.player = player;
+      this.depth = depth;
+      this.level = level;
     }
 
     @Override
@@ -158,7 +167,8 @@ public final class Micro implements Program {
       int n = moves(b, player, ms);
       if (n == 0) return seqValue(b, player, depth);
       JdkValue[] kids = new JdkValue[n];
-      for (int i = 0; i < n; i++) kids[i] = new JdkValue(apply(b, ms[i], player), 3 - player, depth - 1, level + 1);
+      for (int i = 0; i < n; i++)
+        kids[i] = new JdkValue(apply(b, ms[i], player), 3 - player, depth - 1, level + 1);
       ForkJoinTask.invokeAll(kids);
       int best = Integer.MIN_VALUE;
       for (JdkValue k : kids) best = Math.max(best, -k.join());
@@ -166,7 +176,9 @@ public final class Micro implements Program {
     }
   }
 
-  /** How a root search evaluates a child: value of the child position for the player to move there. */
+  /**
+   * How a root search evaluates a child: value of the child position for the player to move there.
+   */
   interface Search {
     int value(byte[] child, int playerToMove);
   }
@@ -197,13 +209,22 @@ public final class Micro implements Program {
       int mover = player;
       int[] vals;
       if (parallelRoot) {
-        vals = IntStream.range(0, n).parallel().map(i -> -s.value(apply(board, ms[i], mover), 3 - mover)).toArray();
+        vals =
+            IntStream.range(0, n)
+                .parallel()
+                .map(i -> -s.value(apply(board, ms[i], mover), 3 - mover))
+                .toArray();
       } else {
         vals = new int[n];
         for (int i = 0; i < n; i++) vals[i] = -s.value(apply(b, ms[i], player), 3 - player);
       }
       int best = pick(vals, n);
-      rec.append(ms[best] / 64).append('>').append(ms[best] % 64).append('=').append(vals[best]).append(' ');
+      rec.append(ms[best] / 64)
+          .append('>')
+          .append(ms[best] % 64)
+          .append('=')
+          .append(vals[best])
+          .append(' ');
       b = apply(b, ms[best], player);
       player = 3 - player;
     }
@@ -228,17 +249,19 @@ public final class Micro implements Program {
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        return pool.invoke(Task.of(() -> play(plies, (c, pl) -> new TineValue(c, pl, DEPTH - 1, 1).invoke())));
+        return pool.invoke(
+            Task.of(() -> play(plies, (c, pl) -> new TineValue(c, pl, DEPTH - 1, 1).invoke())));
       }
 
       @Override
       public Object jdk(ForkJoinPool pool) {
-        return pool.invoke(new RecursiveTask<String>() {
-          @Override
-          protected String compute() {
-            return play(plies, (c, pl) -> new JdkValue(c, pl, DEPTH - 1, 1).invoke());
-          }
-        });
+        return pool.invoke(
+            new RecursiveTask<String>() {
+              @Override
+              protected String compute() {
+                return play(plies, (c, pl) -> new JdkValue(c, pl, DEPTH - 1, 1).invoke());
+              }
+            });
       }
 
       @Override

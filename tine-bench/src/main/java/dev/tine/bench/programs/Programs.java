@@ -14,30 +14,32 @@ import java.util.Map;
 public final class Programs {
   private Programs() {}
 
-  private static final List<Program> SUITE = List.of(
-      new Fib.Lea(),
-      new Fib.Every(),
-      new Fib.Join(),
-      new ScopeForms.FibScope(),
-      new QuickSort(),
-      new ScopeForms.QuickSortScope(),
-      new Integrate(),
-      new ScopeForms.IntegrateScope(),
-      new MatrixMultiply(),
-      new Jacobi(1),
-      new Jacobi(10),
-      new CilkSort(),
-      new Lu(),
-      new Micro(),
-      Uts.geometric(),
-      Uts.binomial());
+  private static final List<Program> SUITE =
+      List.of(
+          new Fib.Lea(),
+          new Fib.Every(),
+          new Fib.Join(),
+          new ScopeForms.FibScope(),
+          new QuickSort(),
+          new ScopeForms.QuickSortScope(),
+          new Integrate(),
+          new ScopeForms.IntegrateScope(),
+          new MatrixMultiply(),
+          new Jacobi(1),
+          new Jacobi(10),
+          new CilkSort(),
+          new Lu(),
+          new Micro(),
+          Uts.geometric(),
+          Uts.binomial());
 
   private static final Map<String, Program> ALL;
 
   static {
     Map<String, Program> m = new LinkedHashMap<>();
     for (Program p : SUITE) {
-      if (m.put(p.name(), p) != null) throw new IllegalStateException("two programs named " + p.name());
+      if (m.put(p.name(), p) != null)
+        throw new IllegalStateException("two programs named " + p.name());
     }
     ALL = Collections.unmodifiableMap(m);
   }
@@ -46,7 +48,8 @@ public final class Programs {
    * Programs run only when named (or with {@code all}): further forms of a suite program, kept out
    * of the default quick suite so that it stays near a minute.
    */
-  private static final java.util.Set<String> NAMED_ONLY = java.util.Set.of("quicksort-scope", "integrate-scope");
+  private static final java.util.Set<String> NAMED_ONLY =
+      java.util.Set.of("quicksort-scope", "integrate-scope");
 
   /** The default suite: every program but the extra forms in {@link #NAMED_ONLY}. */
   public static List<Program> suite() {

@@ -8,23 +8,24 @@ import dev.tine.bench.Workload;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
-import java.util.concurrent.RecursiveAction;
 import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.RecursiveAction;
 
 /**
  * Seed 000 §3 (the one home of its quicksort programs 1-3, for the bench and the fork-join-tuning
- * experiment): quicksort of 2M elements (1M at the quick size) with the seed's pivot rule (the larger of the first two
- * distinct elements) and partition loop, forking down to single elements (no grain size). The
- * seed sorts a List of boxed values; here an int[] range, which is what users sort today.
+ * experiment): quicksort of 2M elements (1M at the quick size) with the seed's pivot rule (the
+ * larger of the first two distinct elements) and partition loop, forking down to single elements
+ * (no grain size). The seed sorts a List of boxed values; here an int[] range, which is what users
+ * sort today.
  *
  * <ul>
  *   <li>seq: program 1, the same recursion with no forks;
  *   <li>jdk: program 2 exactly: fork the left part, compute the right part, never join; the root
  *       ends with {@code ForkJoinTask.helpQuiesce()}. (Not {@code pool.awaitQuiescence} from the
- *       calling thread: on JDK 25 it returned true here while forked partitions were still
- *       running, and the array was not yet sorted.)
- *   <li>tine: program 2's shape with a join of the left part (with latent forks a fork that is
- *       not needed by anyone costs about a call, so there is no reason to avoid the join).
+ *       calling thread: on JDK 25 it returned true here while forked partitions were still running,
+ *       and the array was not yet sorted.)
+ *   <li>tine: program 2's shape with a join of the left part (with latent forks a fork that is not
+ *       needed by anyone costs about a call, so there is no reason to avoid the join).
  * </ul>
  */
 public final class QuickSort implements Program {
@@ -38,7 +39,9 @@ public final class QuickSort implements Program {
     return "seed 000 quicksort, forking every partition, no grain size";
   }
 
-  /** The seed's pivot(): index of the larger of the first two distinct elements, -1 if all equal. */
+  /**
+   * The seed's pivot(): index of the larger of the first two distinct elements, -1 if all equal.
+   */
   static int pivot(int[] a, int lo, int hi) {
     int e1 = a[lo];
     for (int i = lo + 1; i < hi; i++) {
@@ -179,14 +182,15 @@ public final class QuickSort implements Program {
    * program 3 (throttled by {@code th}); the root waits for the forks those programs never join.
    */
   public static void jdkSort(ForkJoinPool pool, int[] a, Throttle th) {
-    pool.invoke(new RecursiveAction() {
-      @Override
-      protected void compute() {
-        if (th == null) new JdkSort(a, 0, a.length).compute();
-        else new JdkThrottled(a, 0, a.length, th).compute();
-        ForkJoinTask.helpQuiesce();
-      }
-    });
+    pool.invoke(
+        new RecursiveAction() {
+          @Override
+          protected void compute() {
+            if (th == null) new JdkSort(a, 0, a.length).compute();
+            else new JdkThrottled(a, 0, a.length, th).compute();
+            ForkJoinTask.helpQuiesce();
+          }
+        });
   }
 
   @Override

@@ -127,7 +127,9 @@ public final class ScopeForms {
     }
   }
 
-  /** Lea's Integrate recursion with closure halves (five doubles each): right + left, as everywhere. */
+  /**
+   * Lea's Integrate recursion with closure halves (five doubles each): right + left, as everywhere.
+   */
   static double area(Scope s, double l, double r, double fl, double fr, double area, double tol) {
     double h = (r - l) * 0.5, c = l + h, fc = Integrate.f(c), hh = h * 0.5;
     double al = (fl + fc) * hh, ar = (fr + fc) * hh, alr = al + ar;
@@ -151,8 +153,13 @@ public final class ScopeForms {
     @Override
     public Workload workload(Size size, Map<String, String> o) {
       Workload base = new Integrate().workload(size, o);
-      double tol = Double.parseDouble(o.getOrDefault("tolerance", size == Size.PAPER ? "0.001" : "0.01"));
-      double lo = -47, hi = 48, flo = Integrate.f(lo), fhi = Integrate.f(hi), a0 = (flo + fhi) * (hi - lo) * 0.5;
+      double tol =
+          Double.parseDouble(o.getOrDefault("tolerance", size == Size.PAPER ? "0.001" : "0.01"));
+      double lo = -47,
+          hi = 48,
+          flo = Integrate.f(lo),
+          fhi = Integrate.f(hi),
+          a0 = (flo + fhi) * (hi - lo) * 0.5;
       return new Workload() {
         @Override
         public String parameters() {

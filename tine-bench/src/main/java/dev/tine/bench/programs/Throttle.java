@@ -4,8 +4,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 000's program 3 throttle: a fork happens only while a shared counter of live forked tasks
- * is below the multiplicity. The check and the increment are not atomic together, as in the seed
+ * Seed 000's program 3 throttle: a fork happens only while a shared counter of live forked tasks is
+ * below the multiplicity. The check and the increment are not atomic together, as in the seed
  * (which avoided a lock on purpose), so the bound is approximate. Also counts the forks made.
  */
 public final class Throttle {

@@ -11,22 +11,22 @@ import java.util.concurrent.RecursiveTask;
 
 /**
  * Unbalanced tree search, in the style of UTS (Olivier et al., "UTS: an unbalanced tree search
- * benchmark", LCPC 2006): count the nodes of an implicit random tree, one task per node, each
- * node forking all of its children and then joining all of them. The shape is known only by
- * exploring it, so no static split works; it tests many-children fork-all/join-all, not binary
- * divide and conquer.
+ * benchmark", LCPC 2006): count the nodes of an implicit random tree, one task per node, each node
+ * forking all of its children and then joining all of them. The shape is known only by exploring
+ * it, so no static split works; it tests many-children fork-all/join-all, not binary divide and
+ * conquer.
  *
  * <ul>
  *   <li>{@code uts-geo}: geometric tree: a node at depth d below {@code depth} has a number of
  *       children drawn from a geometric distribution with mean {@code b} (UTS's T1 family).
  *   <li>{@code uts-bin}: binomial tree: the root has {@code b0} children; every other node has
- *       {@code m} children with probability {@code q}, else none (UTS's T3 family; q·m just under
- *       1 gives deep, very unbalanced subtrees).
+ *       {@code m} children with probability {@code q}, else none (UTS's T3 family; q·m just under 1
+ *       gives deep, very unbalanced subtrees).
  * </ul>
  *
  * A node's identity is a 64-bit hash of its parent's and its index (UTS uses SHA-1; here a few
- * rounds of a 64-bit mixer, {@code work} rounds per node, stand in for it). Every version
- * computes the same tree, so the count is exact; the sequential count checks the parallel ones.
+ * rounds of a 64-bit mixer, {@code work} rounds per node, stand in for it). Every version computes
+ * the same tree, so the count is exact; the sequential count checks the parallel ones.
  */
 public final class Uts implements Program {
   private final boolean binomial;
@@ -160,10 +160,22 @@ public final class Uts implements Program {
     int work = Program.intParam(o, "work", 8);
     Shape shape =
         binomial
-            ? new Shape(true, 0, 0, Program.intParam(o, "b0", paper ? 20000 : 2000), Program.intParam(o, "m", 8),
-                Double.parseDouble(o.getOrDefault("q", "0.1245")), work)
-            : new Shape(false, Double.parseDouble(o.getOrDefault("b", "4")), Program.intParam(o, "depth", paper ? 12 : 9),
-                0, 0, 0, work);
+            ? new Shape(
+                true,
+                0,
+                0,
+                Program.intParam(o, "b0", paper ? 20000 : 2000),
+                Program.intParam(o, "m", 8),
+                Double.parseDouble(o.getOrDefault("q", "0.1245")),
+                work)
+            : new Shape(
+                false,
+                Double.parseDouble(o.getOrDefault("b", "4")),
+                Program.intParam(o, "depth", paper ? 12 : 9),
+                0,
+                0,
+                0,
+                work);
     if (work < 1 || (shape.binomial() ? shape.q() * shape.m() >= 1 : shape.b() <= 0)) {
       throw new IllegalArgumentException(
           "need work >= 1, and q*m < 1 (binomial) or b > 0 (geometric): the tree must be finite");
@@ -174,7 +186,15 @@ public final class Uts implements Program {
       @Override
       public String parameters() {
         return shape.binomial()
-            ? "binomial b0=" + shape.b0() + " m=" + shape.m() + " q=" + shape.q() + ", " + expect + " nodes"
+            ? "binomial b0="
+                + shape.b0()
+                + " m="
+                + shape.m()
+                + " q="
+                + shape.q()
+                + ", "
+                + expect
+                + " nodes"
             : "geometric b=" + shape.b() + " depth=" + shape.depth() + ", " + expect + " nodes";
       }
 

@@ -16,9 +16,9 @@ import java.util.concurrent.RecursiveAction;
  * Seed 002 §4.3: Lea's Sort over four data widths. Cilksort (the shape of {@link CilkSort}: four
  * quarter sorts, two merges, one merge back, merges split by binary search) over byte, short, int
  * or long arrays holding the same values 0..255, so that only the bytes moved per element differ.
- * The recursion is written once over a {@link Kernel} whose per-type loops do the element work
- * (one call per block of 2048 elements); results are checked for order and for the multiset
- * (the histogram of the 256 values).
+ * The recursion is written once over a {@link Kernel} whose per-type loops do the element work (one
+ * call per block of 2048 elements); results are checked for order and for the multiset (the
+ * histogram of the 256 values).
  */
 public final class WidthSort<A> implements Program {
   static final int QUICKSIZE = 2048, MERGESIZE = 2048;
@@ -61,35 +61,40 @@ public final class WidthSort<A> implements Program {
     void all(Runnable... steps);
   }
 
-  static final Par SEQ = steps -> {
-    for (Runnable r : steps) r.run();
-  };
-
-  static final Par TINE = steps -> {
-    Task<?>[] ts = new Task<?>[steps.length];
-    for (int i = 0; i < steps.length; i++) {
-      Runnable r = steps[i];
-      ts[i] = Task.of(() -> {
-        r.run();
-        return null;
-      });
-    }
-    Task.invokeAll(ts);
-  };
-
-  static final Par JDK = steps -> {
-    RecursiveAction[] ts = new RecursiveAction[steps.length];
-    for (int i = 0; i < steps.length; i++) {
-      Runnable r = steps[i];
-      ts[i] = new RecursiveAction() {
-        @Override
-        protected void compute() {
-          r.run();
-        }
+  static final Par SEQ =
+      steps -> {
+        for (Runnable r : steps) r.run();
       };
-    }
-    ForkJoinTask.invokeAll(ts);
-  };
+
+  static final Par TINE =
+      steps -> {
+        Task<?>[] ts = new Task<?>[steps.length];
+        for (int i = 0; i < steps.length; i++) {
+          Runnable r = steps[i];
+          ts[i] =
+              Task.of(() -> {
+                r.run();
+                return null;
+              });
+        }
+        Task.invokeAll(ts);
+      };
+
+  static final Par JDK =
+      steps -> {
+        RecursiveAction[] ts = new RecursiveAction[steps.length];
+        for (int i = 0; i < steps.length; i++) {
+          Runnable r = steps[i];
+          ts[i] =
+              new RecursiveAction() {
+                @Override
+                protected void compute() {
+                  r.run();
+                }
+              };
+        }
+        ForkJoinTask.invokeAll(ts);
+      };
 
   void merge(Par par, A s, int lo1, int hi1, int lo2, int hi2, A d, int lod) {
     if (hi2 - lo2 > hi1 - lo1) { // make run 1 the longer one
@@ -111,8 +116,17 @@ public final class WidthSort<A> implements Program {
     int split1 = (lo1 + hi1) >>> 1, split2 = k.binSplit(s, split1, lo2, hi2);
     int lowSize = split1 - lo1 + split2 - lo2;
     k.copy(s, split1, d, lod + lowSize + 1);
-    int a1 = lo1, b1 = split1 - 1, a2 = lo2, b2 = split2, c1 = split1 + 1, e1 = hi1, c2 = split2 + 1, e2 = hi2;
-    par.all(() -> merge(par, s, a1, b1, a2, b2, d, lod), () -> merge(par, s, c1, e1, c2, e2, d, lod + lowSize + 2));
+    int a1 = lo1,
+        b1 = split1 - 1,
+        a2 = lo2,
+        b2 = split2,
+        c1 = split1 + 1,
+        e1 = hi1,
+        c2 = split2 + 1,
+        e2 = hi2;
+    par.all(
+        () -> merge(par, s, a1, b1, a2, b2, d, lod),
+        () -> merge(par, s, c1, e1, c2, e2, d, lod + lowSize + 2));
   }
 
   void sort(Par par, A a, A tmp, int lo, int size) {
@@ -121,9 +135,14 @@ public final class WidthSort<A> implements Program {
       return;
     }
     int q = size / 4, b = lo + q, c = b + q, dd = c + q;
-    par.all(() -> sort(par, a, tmp, lo, q), () -> sort(par, a, tmp, b, q), () -> sort(par, a, tmp, c, q),
+    par.all(
+        () -> sort(par, a, tmp, lo, q),
+        () -> sort(par, a, tmp, b, q),
+        () -> sort(par, a, tmp, c, q),
         () -> sort(par, a, tmp, dd, size - 3 * q));
-    par.all(() -> merge(par, a, lo, b - 1, b, c - 1, tmp, lo), () -> merge(par, a, c, dd - 1, dd, lo + size - 1, tmp, c));
+    par.all(
+        () -> merge(par, a, lo, b - 1, b, c - 1, tmp, lo),
+        () -> merge(par, a, c, dd - 1, dd, lo + size - 1, tmp, c));
     merge(par, tmp, lo, c - 1, c, lo + size - 1, a, lo);
   }
 
@@ -153,21 +172,23 @@ public final class WidthSort<A> implements Program {
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        pool.invoke(Task.of(() -> {
-          sort(TINE, work, tmp, 0, n);
-          return null;
-        }));
+        pool.invoke(
+            Task.of(() -> {
+              sort(TINE, work, tmp, 0, n);
+              return null;
+            }));
         return work;
       }
 
       @Override
       public Object jdk(ForkJoinPool pool) {
-        pool.invoke(new RecursiveAction() {
-          @Override
-          protected void compute() {
-            sort(JDK, work, tmp, 0, n);
-          }
-        });
+        pool.invoke(
+            new RecursiveAction() {
+              @Override
+              protected void compute() {
+                sort(JDK, work, tmp, 0, n);
+              }
+            });
         return work;
       }
 

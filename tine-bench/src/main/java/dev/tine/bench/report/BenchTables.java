@@ -26,12 +26,20 @@ public final class BenchTables {
   static final String UNCLEAR = "~";
 
   public static void print(BenchResult r, PrintStream out) {
-    out.printf(Locale.ROOT, "two-thread ceiling on this box (same work, 2 threads vs 1): median %.2fx %s%n",
-        r.ceilingMedian(), fmtList(r.ceilings()));
+    out.printf(
+        Locale.ROOT,
+        "two-thread ceiling on this box (same work, 2 threads vs 1): median %.2fx %s%n",
+        r.ceilingMedian(),
+        fmtList(r.ceilings()));
     for (Map.Entry<Integer, List<Double>> e : r.ceilingsByThreads().entrySet()) {
       if (e.getKey() == 2) continue;
-      out.printf(Locale.ROOT, "%d-thread ceiling (same work, %d threads vs 1): median %.2fx %s%n", e.getKey(), e.getKey(),
-          r.ceilingMedian(e.getKey()), fmtList(e.getValue()));
+      out.printf(
+          Locale.ROOT,
+          "%d-thread ceiling (same work, %d threads vs 1): median %.2fx %s%n",
+          e.getKey(),
+          e.getKey(),
+          r.ceilingMedian(e.getKey()),
+          fmtList(e.getValue()));
     }
     out.println();
     for (Map.Entry<Program, List<Cell>> e : r.byProgram().entrySet()) {
@@ -39,34 +47,76 @@ public final class BenchTables {
     }
     printGeometricMeans(r, out);
     printVerdict(r, out);
-    out.println("x seq: time / sequential time in the same round, median over rounds (lower is better), and its 95%");
-    out.println("  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling;");
-    out.println("vs jdk: time / the JDK ForkJoinPool's time at the same threads in the same round, median and interval;");
-    out.println(UNCLEAR + ": the interval contains 1.00 — no clear difference. Tighter intervals: more rounds (the width");
-    out.println("  shrinks as 1/sqrt(rounds): --repeat 40 halves it) or fewer programs. minorGC: young collections per run.");
+    out.println(
+        "x seq: time / sequential time in the same round, median over rounds (lower is better), and its 95%");
+    out.println(
+        "  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling;");
+    out.println(
+        "vs jdk: time / the JDK ForkJoinPool's time at the same threads in the same round, median and interval;");
+    out.println(
+        UNCLEAR
+            + ": the interval contains 1.00 — no clear difference. Tighter intervals: more rounds (the width");
+    out.println(
+        "  shrinks as 1/sqrt(rounds): --repeat 40 halves it) or fewer programs. minorGC: young collections per run.");
   }
 
   private static void printProgram(BenchResult r, Program p, List<Cell> cs, PrintStream out) {
     Workload w = cs.get(0).workload;
-    out.printf(Locale.ROOT, "%s (%s) — %s, %s size%n", p.name(), w.parameters(), p.description(), r.size().id());
-    out.printf(Locale.ROOT, "  %-17s %9s %8s %8s  %-20s %7s %8s  %-20s %9s %9s %7s %3s%n", "runtime",
-        "median ms", "min ms", "max ms", "x seq [95% CI]", "speedup", "%ceiling", "vs jdk [95% CI]", "forks/run",
-        "steals/run", "minorGC", "ok");
+    out.printf(
+        Locale.ROOT,
+        "%s (%s) — %s, %s size%n",
+        p.name(),
+        w.parameters(),
+        p.description(),
+        r.size().id());
+    out.printf(
+        Locale.ROOT,
+        "  %-17s %9s %8s %8s  %-20s %7s %8s  %-20s %9s %9s %7s %3s%n",
+        "runtime",
+        "median ms",
+        "min ms",
+        "max ms",
+        "x seq [95% CI]",
+        "speedup",
+        "%ceiling",
+        "vs jdk [95% CI]",
+        "forks/run",
+        "steals/run",
+        "minorGC",
+        "ok");
     for (Cell c : cs) {
       Ratio xSeq = r.xSeq(c);
       boolean seq = c.engine == Engine.SEQ;
       String speed = seq ? "" : fmt(1 / xSeq.value());
       double ceil = r.ceilingMedian(c.threads);
-      String pctCeil = c.threads >= 2 && !seq && xSeq.known() && Double.isFinite(ceil)
-          ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq.value()) / ceil) : "";
+      String pctCeil =
+          c.threads >= 2 && !seq && xSeq.known() && Double.isFinite(ceil)
+              ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq.value()) / ceil)
+              : "";
       int runs = Math.max(1, c.runs());
       TineCounters k = c.counters().perRun(runs);
       String forks = c.engine.countsTasks() ? Long.toString(k.forks()) : "";
-      String steals = c.engine.countsTasks() ? Long.toString(k.steals())
-          : c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN ? Long.toString(c.jdkSteals() / runs) : "";
-      out.printf(Locale.ROOT, "  %-17s %9.1f %8.1f %8.1f  %-20s %7s %8s  %-20s %9s %9s %7.1f %3s%n", c.label(),
-          c.medianMillis(), c.minMillis(), c.maxMillis(), seq ? "1.00" : withInterval(xSeq), speed, pctCeil,
-          withInterval(r.vsJdk(c)), forks, steals, (double) c.gc().minorCount() / runs, c.verified() ? "yes" : "NO");
+      String steals =
+          c.engine.countsTasks()
+              ? Long.toString(k.steals())
+              : c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN
+                  ? Long.toString(c.jdkSteals() / runs)
+                  : "";
+      out.printf(
+          Locale.ROOT,
+          "  %-17s %9.1f %8.1f %8.1f  %-20s %7s %8s  %-20s %9s %9s %7.1f %3s%n",
+          c.label(),
+          c.medianMillis(),
+          c.minMillis(),
+          c.maxMillis(),
+          seq ? "1.00" : withInterval(xSeq),
+          speed,
+          pctCeil,
+          withInterval(r.vsJdk(c)),
+          forks,
+          steals,
+          (double) c.gc().minorCount() / runs,
+          c.verified() ? "yes" : "NO");
       if (!c.verified()) {
         out.println("    FAILED: " + c.failure());
       }
@@ -74,13 +124,21 @@ public final class BenchTables {
     for (Cell c : cs) {
       Ratio b = r.vsBuiltin(c);
       if (c.engine == Engine.TINE && b.known()) {
-        out.printf(Locale.ROOT, "  %s / jdk-builtin p=%d (%s) = %s%n", c.label(), c.threads, w.jdkBuiltinForm(),
+        out.printf(
+            Locale.ROOT,
+            "  %s / jdk-builtin p=%d (%s) = %s%n",
+            c.label(),
+            c.threads,
+            w.jdkBuiltinForm(),
             verdictWords(b, "Tine"));
       }
       if (c.engine != Engine.TINE) continue;
       for (Cell n : cs) {
         if (n.engine == Engine.TINE_NOSTATS && n.threads == c.threads) {
-          out.printf(Locale.ROOT, "  counters' cost at p=%d: tine / tine-nostats = %s (paired)%n", c.threads,
+          out.printf(
+              Locale.ROOT,
+              "  counters' cost at p=%d: tine / tine-nostats = %s (paired)%n",
+              c.threads,
               withInterval(c.ratioTo(n)));
         }
       }
@@ -93,20 +151,31 @@ public final class BenchTables {
     Map<String, BenchResult.GeoMean> gms = r.geometricMeansVsJdk();
     for (Map.Entry<String, BenchResult.GeoMean> e : gms.entrySet()) {
       BenchResult.GeoMean g = e.getValue();
-      out.printf(Locale.ROOT, "%s vs jdk, geometric mean over %d program(s): %s%n", e.getKey(), g.programs(),
+      out.printf(
+          Locale.ROOT,
+          "%s vs jdk, geometric mean over %d program(s): %s%n",
+          e.getKey(),
+          g.programs(),
           verdictWords(g.ratio(), e.getKey().startsWith("tine") ? "Tine" : "jdk-builtin"));
     }
     if (!gms.isEmpty()) out.println();
   }
 
-  /** Per thread count: the programs where Tine is faster, slower, or not clearly either, than the JDK. */
+  /**
+   * Per thread count: the programs where Tine is faster, slower, or not clearly either, than the
+   * JDK.
+   */
   private static void printVerdict(BenchResult r, PrintStream out) {
     TreeSet<Integer> threads = new TreeSet<>();
-    for (Cell c : r.cells()) if (c.engine == Engine.TINE && r.vsJdk(c).known()) threads.add(c.threads);
+    for (Cell c : r.cells())
+      if (c.engine == Engine.TINE && r.vsJdk(c).known()) threads.add(c.threads);
     if (threads.isEmpty()) return;
-    out.println("verdict, Tine / JDK ForkJoinPool time (95% interval below 1: Tine faster; above: slower):");
+    out.println(
+        "verdict, Tine / JDK ForkJoinPool time (95% interval below 1: Tine faster; above: slower):");
     for (int t : threads) {
-      List<String> faster = new ArrayList<>(), slower = new ArrayList<>(), unclear = new ArrayList<>();
+      List<String> faster = new ArrayList<>(),
+          slower = new ArrayList<>(),
+          unclear = new ArrayList<>();
       for (Cell c : r.cells()) {
         if (c.engine != Engine.TINE || c.threads != t) continue;
         Ratio x = r.vsJdk(c);
@@ -116,8 +185,13 @@ public final class BenchTables {
         else if (x.high() < 1) faster.add(item);
         else slower.add(item);
       }
-      out.printf(Locale.ROOT, "  p=%d: faster on %s; slower on %s; no clear difference on %s%n", t, list(faster),
-          list(slower), list(unclear));
+      out.printf(
+          Locale.ROOT,
+          "  p=%d: faster on %s; slower on %s; no clear difference on %s%n",
+          t,
+          list(faster),
+          list(slower),
+          list(unclear));
     }
     out.println();
   }
@@ -126,18 +200,24 @@ public final class BenchTables {
     return xs.isEmpty() ? "none" : xs.size() + " (" + String.join(", ", xs) + ")";
   }
 
-  /** "0.75 [0.72, 0.78]", with {@link #UNCLEAR} appended when the interval contains 1.0; "" if unknown. */
+  /**
+   * "0.75 [0.72, 0.78]", with {@link #UNCLEAR} appended when the interval contains 1.0; "" if
+   * unknown.
+   */
   static String withInterval(Ratio x) {
     if (!x.known()) return "";
     if (!Double.isFinite(x.low())) return fmt(x.value());
-    return String.format(Locale.ROOT, "%.2f [%.2f,%.2f]%s", x.value(), x.low(), x.high(), x.clear() ? "" : UNCLEAR);
+    return String.format(
+        Locale.ROOT, "%.2f [%.2f,%.2f]%s", x.value(), x.low(), x.high(), x.clear() ? "" : UNCLEAR);
   }
 
   /** "0.75 [95% CI 0.72–0.78]: Tine faster" / "... no clear difference". */
   static String verdictWords(Ratio x, String who) {
     if (!x.known()) return "-";
-    String ci = Double.isFinite(x.low())
-        ? String.format(Locale.ROOT, "%.2f [95%% CI %.2f-%.2f]", x.value(), x.low(), x.high()) : fmt(x.value());
+    String ci =
+        Double.isFinite(x.low())
+            ? String.format(Locale.ROOT, "%.2f [95%% CI %.2f-%.2f]", x.value(), x.low(), x.high())
+            : fmt(x.value());
     if (!x.clear()) return ci + ": no clear difference";
     return ci + ": " + who + (x.high() < 1 ? " faster" : " slower");
   }

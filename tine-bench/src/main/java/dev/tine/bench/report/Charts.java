@@ -14,10 +14,24 @@ import java.util.Map;
 final class Charts {
   private Charts() {}
 
-  static final Map<String, String> COLORS = Map.of("tine", "#1f6feb", "jdk", "#d1242f", "jdk-builtin", "#2da44e",
-      "tine-eager", "#8250df", "tine-nostats", "#0a7e8c", "seq", "#444444");
-  static final String[] SPARE = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2",
-      "#7f7f7f", "#bcbd22", "#17becf"};
+  static final Map<String, String> COLORS =
+      Map.of(
+          "tine",
+          "#1f6feb",
+          "jdk",
+          "#d1242f",
+          "jdk-builtin",
+          "#2da44e",
+          "tine-eager",
+          "#8250df",
+          "tine-nostats",
+          "#0a7e8c",
+          "seq",
+          "#444444");
+  static final String[] SPARE = {
+    "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f",
+    "#bcbd22", "#17becf"
+  };
 
   static String color(String name, int i) {
     String c = COLORS.get(name);
@@ -40,7 +54,10 @@ final class Charts {
   }
 
   static String esc(String s) {
-    return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+    return s.replace("&", "&amp;")
+        .replace("<", "&lt;")
+        .replace(">", "&gt;")
+        .replace("\"", "&quot;");
   }
 
   static double num(Object o) {
@@ -67,8 +84,14 @@ final class Charts {
   }
 
   /** The legend below the plot: a swatch and a name per entry, wrapping. */
-  private static void legend(StringBuilder sb, List<String> names, List<String> colors, List<String> dashes, boolean lines,
-      int top, int W) {
+  private static void legend(
+      StringBuilder sb,
+      List<String> names,
+      List<String> colors,
+      List<String> dashes,
+      boolean lines,
+      int top,
+      int W) {
     int x = L, y = top;
     for (int i = 0; i < names.size(); i++) {
       String n = names.get(i);
@@ -78,10 +101,20 @@ final class Charts {
         x = L;
       }
       if (lines || dashes.get(i) != null) {
-        sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>", x, y - 4,
-            x + 14, y - 4, colors.get(i), dashes.get(i) == null ? "" : " stroke-dasharray=\"" + dashes.get(i) + "\""));
+        sb.append(
+            f(
+                "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2.5\"%s/>",
+                x,
+                y - 4,
+                x + 14,
+                y - 4,
+                colors.get(i),
+                dashes.get(i) == null ? "" : " stroke-dasharray=\"" + dashes.get(i) + "\""));
       } else {
-        sb.append(f("<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\"/>", x, y - 9, colors.get(i)));
+        sb.append(
+            f(
+                "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"10\" fill=\"%s\"/>",
+                x, y - 9, colors.get(i)));
       }
       sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\">%s</text>", x + 18, y, esc(n)));
       x += w;
@@ -89,8 +122,10 @@ final class Charts {
   }
 
   private static String open(String id, String title, int height, int W) {
-    return f("<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">"
-        + "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>", id, W, height, W, height, L, esc(title));
+    return f(
+        "<svg class=\"chart\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" xmlns=\"http://www.w3.org/2000/svg\">"
+            + "<text x=\"%d\" y=\"16\" class=\"title\">%s</text>",
+        id, W, height, W, height, L, esc(title));
   }
 
   /** Y axis with round ticks in {@code unit}; returns the top of the scale. */
@@ -100,27 +135,41 @@ final class Charts {
     int y0 = T + PLOT_H;
     for (double v : ticks) {
       double y = y0 - PLOT_H * v / top;
-      sb.append(f("<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>", L, y, W - R, y));
-      sb.append(f("<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>", L - 5, y + 4,
-          esc(Ticks.format(v, unit))));
+      sb.append(
+          f(
+              "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e5e5e5\"/>",
+              L, y, W - R, y));
+      sb.append(
+          f(
+              "<text x=\"%d\" y=\"%.1f\" class=\"axis\" text-anchor=\"end\">%s</text>",
+              L - 5, y + 4, esc(Ticks.format(v, unit))));
     }
     sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", L, T, L, y0));
-    sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", L, y0, W - R, y0));
+    sb.append(
+        f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#333\"/>", L, y0, W - R, y0));
     return top;
   }
 
   private static double[] xPositions(int nx, int W) {
     double[] px = new double[nx];
-    for (int i = 0; i < nx; i++) px[i] = nx == 1 ? (L + W - R) / 2.0 : L + 24 + (W - R - L - 48) * i / (double) (nx - 1);
+    for (int i = 0; i < nx; i++)
+      px[i] = nx == 1 ? (L + W - R) / 2.0 : L + 24 + (W - R - L - 48) * i / (double) (nx - 1);
     return px;
   }
 
-  private static void xLabels(StringBuilder sb, List<Integer> xs, double[] px, String label, int W) {
+  private static void xLabels(
+      StringBuilder sb, List<Integer> xs, double[] px, String label, int W) {
     int y0 = T + PLOT_H;
     for (int i = 0; i < xs.size(); i++) {
-      sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>", px[i], y0 + 15, xs.get(i)));
+      sb.append(
+          f(
+              "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%d</text>",
+              px[i], y0 + 15, xs.get(i)));
     }
-    sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", (L + W - R) / 2, y0 + 31, esc(label)));
+    sb.append(
+        f(
+            "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
+            (L + W - R) / 2, y0 + 31, esc(label)));
   }
 
   static double max(List<Series> series, double floor) {
@@ -135,13 +184,21 @@ final class Charts {
   }
 
   /**
-   * A line chart over thread counts: one polyline per series with interval whiskers, and, if
-   * given, a dashed ceiling curve (the box's measured n-thread ceiling, 1 at one thread).
+   * A line chart over thread counts: one polyline per series with interval whiskers, and, if given,
+   * a dashed ceiling curve (the box's measured n-thread ceiling, 1 at one thread).
    */
-  static String lineChart(String id, String title, List<Integer> xs, List<Series> series, double[] ceiling,
-      String ceilingLabel, Unit unit) {
+  static String lineChart(
+      String id,
+      String title,
+      List<Integer> xs,
+      List<Series> series,
+      double[] ceiling,
+      String ceilingLabel,
+      Unit unit) {
     int W = W0;
-    List<String> names = new java.util.ArrayList<>(), colors = new java.util.ArrayList<>(), dashes = new java.util.ArrayList<>();
+    List<String> names = new java.util.ArrayList<>(),
+        colors = new java.util.ArrayList<>(),
+        dashes = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++) {
       names.add(series.get(i).name);
       colors.add(series.get(i).colorOr(i));
@@ -154,7 +211,8 @@ final class Charts {
     }
     int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;
     StringBuilder sb = new StringBuilder(open(id, title, height, W));
-    // the scale fits the points and the ceiling; a whisker longer than that is cut at the top (marked)
+    // the scale fits the points and the ceiling; a whisker longer than that is cut at the top
+    // (marked)
     double ymax = 0;
     for (Series s : series) for (double y : s.y) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
     if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
@@ -166,10 +224,14 @@ final class Charts {
     if (ceiling != null) {
       StringBuilder pts = new StringBuilder();
       for (int i = 0; i < xs.size(); i++) {
-        if (Double.isFinite(ceiling[i])) pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * ceiling[i] / top));
+        if (Double.isFinite(ceiling[i]))
+          pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * ceiling[i] / top));
       }
-      sb.append(f("<polyline class=\"ceiling\" points=\"%s\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\""
-          + " stroke-dasharray=\"5 4\"/>", pts.toString().trim()));
+      sb.append(
+          f(
+              "<polyline class=\"ceiling\" points=\"%s\" fill=\"none\" stroke=\"#888\" stroke-width=\"1.5\""
+                  + " stroke-dasharray=\"5 4\"/>",
+              pts.toString().trim()));
     }
     boolean whiskersShown = series.size() <= 4; // more would hide the lines
     for (int si = 0; si < series.size(); si++) {
@@ -183,33 +245,55 @@ final class Charts {
         pts.append(f("%.1f,%.1f ", px[i] + dx, y));
         if (whiskersShown && s.lo != null && Double.isFinite(s.lo[i]) && Double.isFinite(s.hi[i])) {
           double yHi = y0 - PLOT_H * Math.min(s.hi[i], top) / top;
-          sb.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-              px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
+          sb.append(
+              f(
+                  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
+                  px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
           if (s.hi[i] > top) { // cut: a small arrowhead says the interval goes on
-            sb.append(f("<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>", px[i] + dx - 3, yHi + 5,
-                px[i] + dx, yHi, px[i] + dx + 3, yHi + 5, c));
+            sb.append(
+                f(
+                    "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>",
+                    px[i] + dx - 3, yHi + 5, px[i] + dx, yHi, px[i] + dx + 3, yHi + 5, c));
           }
         }
-        sb.append(f("<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
-            px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
+        sb.append(
+            f(
+                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
+                px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
       }
-      sb.append(f("<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>",
-          pts.toString().trim(), c, s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\""));
+      sb.append(
+          f(
+              "<polyline class=\"series\" points=\"%s\" fill=\"none\" stroke=\"%s\" stroke-width=\"2\"%s/>",
+              pts.toString().trim(),
+              c,
+              s.dash == null ? "" : " stroke-dasharray=\"" + s.dash + "\""));
     }
     legend(sb, names, colors, dashes, true, y0 + B + 10, W);
     return sb.append("</svg>").toString();
   }
 
   /** Grouped bars: per thread count, one bar per series. */
-  static String barChart(String id, String title, List<Integer> xs, List<Series> series, Unit unit) {
+  static String barChart(
+      String id, String title, List<Integer> xs, List<Series> series, Unit unit) {
     return barChart(id, title, xs.stream().map(String::valueOf).toList(), "threads", series, unit);
   }
 
   /** Grouped bars: per group (labelled below the axis), one bar per series. */
-  static String barChart(String id, String title, List<String> groupLabels, String axisLabel, List<Series> series,
+  static String barChart(
+      String id,
+      String title,
+      List<String> groupLabels,
+      String axisLabel,
+      List<Series> series,
       Unit unit) {
-    int W = Math.max(W0, L + R + groupLabels.size() * Math.max(40, 8 * groupLabels.stream().mapToInt(String::length).max()
-        .orElse(4)));
+    int W =
+        Math.max(
+            W0,
+            L
+                + R
+                + groupLabels.size()
+                    * Math.max(
+                        40, 8 * groupLabels.stream().mapToInt(String::length).max().orElse(4)));
     List<String> names = series.stream().map(Series::name).toList();
     List<String> colors = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++) colors.add(series.get(i).colorOr(i));
@@ -218,8 +302,10 @@ final class Charts {
     double top = yAxis(sb, max(series, 0) * 1.05, unit, W);
     int y0 = T + PLOT_H, groups = groupLabels.size(), ns = Math.max(1, series.size());
     if (max(series, 0) == 0) {
-      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"middle\">zero in every run</text>",
-          (L + W - R) / 2, T + PLOT_H / 2));
+      sb.append(
+          f(
+              "<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"middle\">zero in every run</text>",
+              (L + W - R) / 2, T + PLOT_H / 2));
     }
     double gw = (W - L - R) / (double) Math.max(1, groups), bw = gw * 0.8 / ns;
     for (int si = 0; si < series.size(); si++) {
@@ -228,23 +314,43 @@ final class Charts {
         double v = s.y[g];
         if (!Double.isFinite(v)) continue;
         double bh = PLOT_H * v / top, x = L + g * gw + gw * 0.1 + si * bw;
-        sb.append(f("<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
-            x, y0 - bh, bw, bh, colors.get(si), esc(s.name), esc(groupLabels.get(g)), esc(Ticks.format(v, unit))));
+        sb.append(
+            f(
+                "<rect class=\"bar\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\"><title>%s, %s: %s</title></rect>",
+                x,
+                y0 - bh,
+                bw,
+                bh,
+                colors.get(si),
+                esc(s.name),
+                esc(groupLabels.get(g)),
+                esc(Ticks.format(v, unit))));
       }
     }
     for (int g = 0; g < groups; g++) {
-      sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", L + g * gw + gw / 2, y0 + 15,
-          esc(groupLabels.get(g))));
+      sb.append(
+          f(
+              "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
+              L + g * gw + gw / 2, y0 + 15, esc(groupLabels.get(g))));
     }
-    sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", (L + W - R) / 2, y0 + 31,
-        esc(axisLabel)));
-    legend(sb, names, colors, java.util.Collections.nCopies(names.size(), (String) null), false, y0 + B + 10, W);
+    sb.append(
+        f(
+            "<text x=\"%d\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
+            (L + W - R) / 2, y0 + 31, esc(axisLabel)));
+    legend(
+        sb,
+        names,
+        colors,
+        java.util.Collections.nCopies(names.size(), (String) null),
+        false,
+        y0 + B + 10,
+        W);
     return sb.append("</svg>").toString();
   }
 
   /**
-   * "0.75× [0.65, 0.87]"; an end that would print as 1.00 gets three decimals, so that the
-   * colour (the interval excludes 1) and the text never seem to disagree.
+   * "0.75× [0.65, 0.87]"; an end that would print as 1.00 gets three decimals, so that the colour
+   * (the interval excludes 1) and the text never seem to disagree.
    */
   static String interval(Ratio x) {
     if (!Double.isFinite(x.low())) return f("%.2f×", x.value());
@@ -259,11 +365,17 @@ final class Charts {
   record ForestRow(String label, Ratio[] ratios, boolean summary) {}
 
   /**
-   * The verdict as a forest plot: one panel per thread count, a row per program, the ratio as a
-   * dot with its 95% whisker on a log axis, a line at 1.0; green where the interval lies below 1
-   * (the first engine faster), red above, grey where it contains 1. The value is written beside.
+   * The verdict as a forest plot: one panel per thread count, a row per program, the ratio as a dot
+   * with its 95% whisker on a log axis, a line at 1.0; green where the interval lies below 1 (the
+   * first engine faster), red above, grey where it contains 1. The value is written beside.
    */
-  static String forest(String id, String title, List<String> panels, List<ForestRow> rows, String left, String right) {
+  static String forest(
+      String id,
+      String title,
+      List<String> panels,
+      List<ForestRow> rows,
+      String left,
+      String right) {
     double lo = 0.8, hi = 1.25;
     for (ForestRow r : rows) {
       for (Ratio x : r.ratios()) {
@@ -275,68 +387,112 @@ final class Charts {
     lo = Math.max(lo / 1.15, 1.0 / 64);
     hi = Math.min(hi * 1.15, 64);
     int nameW = 120, textW = 128, rowH = 22, top = 58, k = Math.max(1, panels.size());
-    int panelW = Math.max(200, Math.min(420, (900 - nameW) / k - textW)); // 2 panels: 900 px, the side text fits beside
+    int panelW =
+        Math.max(
+            200,
+            Math.min(
+                420, (900 - nameW) / k - textW)); // 2 panels: 900 px, the side text fits beside
     int w = nameW + k * (panelW + textW), h = top + rows.size() * rowH + 40;
-    StringBuilder sb = new StringBuilder(f("<svg class=\"chart verdict\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
-        + " xmlns=\"http://www.w3.org/2000/svg\"><text x=\"0\" y=\"16\" class=\"title\">%s</text>", id, w, h, w, h, esc(title)));
+    StringBuilder sb =
+        new StringBuilder(
+            f(
+                "<svg class=\"chart verdict\" id=\"%s\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\""
+                    + " xmlns=\"http://www.w3.org/2000/svg\"><text x=\"0\" y=\"16\" class=\"title\">%s</text>",
+                id, w, h, w, h, esc(title)));
     List<Double> ticks = Ticks.logRatio(lo, hi);
     double llo = Math.log(lo), lhi = Math.log(hi);
     for (int p = 0; p < k; p++) {
       int x0 = nameW + p * (panelW + textW);
-      java.util.function.DoubleUnaryOperator px = v -> x0 + 8 + (panelW - 16) * (Math.log(v) - llo) / (lhi - llo);
-      sb.append(f("<text x=\"%.1f\" y=\"36\" class=\"panel\" text-anchor=\"middle\">%s</text>", x0 + panelW / 2.0,
-          esc(panels.get(p))));
-      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\">← %s</text>", x0 + 8, top - 6, esc(left)));
-      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"end\">%s →</text>", x0 + panelW - 8, top - 6,
-          esc(right)));
+      java.util.function.DoubleUnaryOperator px =
+          v -> x0 + 8 + (panelW - 16) * (Math.log(v) - llo) / (lhi - llo);
+      sb.append(
+          f(
+              "<text x=\"%.1f\" y=\"36\" class=\"panel\" text-anchor=\"middle\">%s</text>",
+              x0 + panelW / 2.0, esc(panels.get(p))));
+      sb.append(
+          f(
+              "<text x=\"%d\" y=\"%d\" class=\"axis faint\">← %s</text>",
+              x0 + 8, top - 6, esc(left)));
+      sb.append(
+          f(
+              "<text x=\"%d\" y=\"%d\" class=\"axis faint\" text-anchor=\"end\">%s →</text>",
+              x0 + panelW - 8, top - 6, esc(right)));
       int yb = top + rows.size() * rowH;
       for (double t : ticks) { // grid lines; labels below, 1× first so that it is always labelled
         double x = px.applyAsDouble(t);
-        sb.append(f("<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"%s/>", x, top, x, yb,
-            t == 1 ? "#333" : "#e5e5e5", t == 1 ? " class=\"one\" stroke-width=\"1.5\"" : ""));
+        sb.append(
+            f(
+                "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\"%s/>",
+                x,
+                top,
+                x,
+                yb,
+                t == 1 ? "#333" : "#e5e5e5",
+                t == 1 ? " class=\"one\" stroke-width=\"1.5\"" : ""));
       }
       java.util.List<Double> byPriority = new java.util.ArrayList<>(ticks);
       byPriority.sort(java.util.Comparator.comparingDouble(t -> Math.abs(Math.log(t))));
       java.util.List<Double> labelled = new java.util.ArrayList<>();
       for (double t : byPriority) {
         double x = px.applyAsDouble(t);
-        if (labelled.stream().allMatch(o -> Math.abs(px.applyAsDouble(o) - x) >= 44)) labelled.add(t);
+        if (labelled.stream().allMatch(o -> Math.abs(px.applyAsDouble(o) - x) >= 44))
+          labelled.add(t);
       }
       for (double t : labelled) {
-        sb.append(f("<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>", px.applyAsDouble(t),
-            yb + 15, esc(Ticks.format(t, Unit.TIMES))));
+        sb.append(
+            f(
+                "<text x=\"%.1f\" y=\"%d\" class=\"axis\" text-anchor=\"middle\">%s</text>",
+                px.applyAsDouble(t), yb + 15, esc(Ticks.format(t, Unit.TIMES))));
       }
-      sb.append(f("<text x=\"%d\" y=\"%d\" class=\"axis faint\">value [95%% CI]</text>", x0 + panelW + 4, top - 6));
+      sb.append(
+          f(
+              "<text x=\"%d\" y=\"%d\" class=\"axis faint\">value [95%% CI]</text>",
+              x0 + panelW + 4, top - 6));
       for (int i = 0; i < rows.size(); i++) {
         ForestRow r = rows.get(i);
         int y = top + i * rowH + rowH / 2;
         if (r.summary()) {
-          sb.append(f("<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>", x0, y - rowH / 2, x0 + panelW + textW - 8,
-              y - rowH / 2));
+          sb.append(
+              f(
+                  "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#999\"/>",
+                  x0, y - rowH / 2, x0 + panelW + textW - 8, y - rowH / 2));
         }
         Ratio x = p < r.ratios().length ? r.ratios()[p] : null;
         if (x == null || !x.known()) continue;
         String c = !x.clear() ? "#777" : x.high() < 1 ? "#1a7f37" : "#cf222e";
         if (Double.isFinite(x.low())) {
-          sb.append(f("<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>",
-              px.applyAsDouble(Math.max(lo, x.low())), y, px.applyAsDouble(Math.min(hi, x.high())), y, c));
+          sb.append(
+              f(
+                  "<line class=\"whisker\" x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>",
+                  px.applyAsDouble(Math.max(lo, x.low())),
+                  y,
+                  px.applyAsDouble(Math.min(hi, x.high())),
+                  y,
+                  c));
         }
         double cx = px.applyAsDouble(Math.max(lo, Math.min(hi, x.value())));
         if (r.summary()) {
-          sb.append(f("<polygon class=\"point\" points=\"%.1f,%d %.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"/>", cx - 6, y, cx, y - 6,
-              cx + 6, y, cx, y + 6, c));
+          sb.append(
+              f(
+                  "<polygon class=\"point\" points=\"%.1f,%d %.1f,%d %.1f,%d %.1f,%d\" fill=\"%s\"/>",
+                  cx - 6, y, cx, y - 6, cx + 6, y, cx, y + 6, c));
         } else {
-          sb.append(f("<circle class=\"point\" cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"/>", cx, y, c));
+          sb.append(
+              f("<circle class=\"point\" cx=\"%.1f\" cy=\"%d\" r=\"4\" fill=\"%s\"/>", cx, y, c));
         }
         String text = interval(x);
-        sb.append(f("<text x=\"%d\" y=\"%d\" class=\"value%s\" fill=\"%s\">%s</text>", x0 + panelW + 4, y + 4,
-            r.summary() ? " strong" : "", c, esc(text)));
+        sb.append(
+            f(
+                "<text x=\"%d\" y=\"%d\" class=\"value%s\" fill=\"%s\">%s</text>",
+                x0 + panelW + 4, y + 4, r.summary() ? " strong" : "", c, esc(text)));
       }
     }
     for (int i = 0; i < rows.size(); i++) {
       ForestRow r = rows.get(i);
-      sb.append(f("<text x=\"0\" y=\"%d\" class=\"name%s\">%s</text>", top + i * rowH + rowH / 2 + 4,
-          r.summary() ? " strong" : "", esc(r.label())));
+      sb.append(
+          f(
+              "<text x=\"0\" y=\"%d\" class=\"name%s\">%s</text>",
+              top + i * rowH + rowH / 2 + 4, r.summary() ? " strong" : "", esc(r.label())));
     }
     return sb.append("</svg>").toString();
   }

@@ -1,35 +1,38 @@
 package dev.tine.bench.report;
 
 import dev.tine.bench.stats.Bootstrap;
-import dev.tine.bench.stats.Ratio;
 import dev.tine.bench.stats.RankTest;
+import dev.tine.bench.stats.Ratio;
 import java.io.PrintStream;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * Run-to-run comparison, as benchstat does it: for each cell found in both runs (same program,
  * parameters, runtime, threads and size), the change of its median time with a 95% interval from
- * resampling each run's rounds on their own, and a Mann-Whitney rank test of the two runs' times.
- * A cell is flagged SLOWER or FASTER only when the rank test rejects "no change" after Holm's
+ * resampling each run's rounds on their own, and a Mann-Whitney rank test of the two runs' times. A
+ * cell is flagged SLOWER or FASTER only when the rank test rejects "no change" after Holm's
  * correction over all the cells compared (so two runs of the same build flag nothing, except with
  * probability at most {@link #FAMILY_ALPHA}) and the change is at least {@code minChange}.
  *
  * <p>On a shared box the whole machine runs faster or slower from one round to the next and from
- * one run to the next, which would flag every cell. So when both runs have at least
- * {@link #MIN_SEQ_CELLS} sequential cells, each round's times are first divided by that round's
- * speed index (the geometric mean of the round's sequential times; sequential code does not
- * depend on Tine's build), and the flag reads the change of these box-relative times. The raw
- * time change and the index's own change are printed beside it.
+ * one run to the next, which would flag every cell. So when both runs have at least {@link
+ * #MIN_SEQ_CELLS} sequential cells, each round's times are first divided by that round's speed
+ * index (the geometric mean of the round's sequential times; sequential code does not depend on
+ * Tine's build), and the flag reads the change of these box-relative times. The raw time change and
+ * the index's own change are printed beside it.
  */
 public final class Compare {
   private Compare() {}
 
-  public enum Verdict { SLOWER, FASTER, SAME }
+  public enum Verdict {
+    SLOWER,
+    FASTER,
+    SAME
+  }
 
   /** Sequential cells needed in each run for a per-round speed index. */
   static final int MIN_SEQ_CELLS = 3;
@@ -38,8 +41,16 @@ public final class Compare {
   public static final double FAMILY_ALPHA = 0.05;
 
   /** One matched cell. */
-  public record Row(String program, String runtime, int threads, double baseMs, double newMs, Ratio timeChange,
-      Ratio change, double p, Verdict verdict) {
+  public record Row(
+      String program,
+      String runtime,
+      int threads,
+      double baseMs,
+      double newMs,
+      Ratio timeChange,
+      Ratio change,
+      double p,
+      Verdict verdict) {
     public String label() {
       return "seq".equals(runtime) ? "seq" : runtime + " p=" + threads;
     }
@@ -47,16 +58,25 @@ public final class Compare {
 
   /**
    * The comparison of {@code now} against {@code base}: matched rows, cells found in one run only,
-   * the change of the box's speed index (NONE without one), and whether the flags read box-relative times.
+   * the change of the box's speed index (NONE without one), and whether the flags read box-relative
+   * times.
    */
-  public record Result(List<Row> rows, int onlyInBase, int onlyNow, Ratio boxChange, boolean boxRelative) {
+  public record Result(
+      List<Row> rows, int onlyInBase, int onlyNow, Ratio boxChange, boolean boxRelative) {
     public List<Row> flagged() {
       return rows.stream().filter(r -> r.verdict() != Verdict.SAME).toList();
     }
   }
 
   static String key(Map<String, Object> m) {
-    return m.get("program") + "|" + m.get("parameters") + "|" + m.get("runtime") + "|" + num(m.get("threads")) + "|"
+    return m.get("program")
+        + "|"
+        + m.get("parameters")
+        + "|"
+        + m.get("runtime")
+        + "|"
+        + num(m.get("threads"))
+        + "|"
         + m.get("size");
   }
 
@@ -67,16 +87,22 @@ public final class Compare {
   /** The record's per-round times; a record without them (an older file) gives its median alone. */
   static double[] times(Map<String, Object> m) {
     if (m.get("times_ms") instanceof List<?> l && !l.isEmpty()) {
-      return l.stream().mapToDouble(x -> x instanceof Number n ? n.doubleValue() : Double.NaN).toArray();
+      return l.stream()
+          .mapToDouble(x -> x instanceof Number n ? n.doubleValue() : Double.NaN)
+          .toArray();
     }
     return new double[] {num(m.get("median_ms"))};
   }
 
-  /** Per round, the geometric mean of the run's sequential times; null with too few sequential cells. */
+  /**
+   * Per round, the geometric mean of the run's sequential times; null with too few sequential
+   * cells.
+   */
   static double[] speedIndex(List<Map<String, Object>> run) {
     List<double[]> seqs = new ArrayList<>();
     for (Map<String, Object> m : run) {
-      if ("seq".equals(m.get("runtime")) && m.get("times_ms") instanceof List<?>) seqs.add(times(m));
+      if ("seq".equals(m.get("runtime")) && m.get("times_ms") instanceof List<?>)
+        seqs.add(times(m));
     }
     if (seqs.size() < MIN_SEQ_CELLS) return null;
     int rounds = seqs.stream().mapToInt(a -> a.length).max().orElse(0);
@@ -95,12 +121,14 @@ public final class Compare {
     return index;
   }
 
-  public static Result compare(List<Map<String, Object>> base, List<Map<String, Object>> now, double minChange) {
+  public static Result compare(
+      List<Map<String, Object>> base, List<Map<String, Object>> now, double minChange) {
     Map<String, Map<String, Object>> baseByKey = new LinkedHashMap<>();
     for (Map<String, Object> m : base) baseByKey.put(key(m), m);
     double[] ib = speedIndex(base), in = speedIndex(now);
     boolean boxRelative = ib != null && in != null;
-    record Pending(Map<String, Object> now, Map<String, Object> base, Ratio time, Ratio change, double p) {}
+    record Pending(
+        Map<String, Object> now, Map<String, Object> base, Ratio time, Ratio change, double p) {}
     List<Pending> pending = new ArrayList<>();
     for (Map<String, Object> n : now) {
       Map<String, Object> b = baseByKey.get(key(n));
@@ -108,16 +136,30 @@ public final class Compare {
       double[] tn = times(n), tb = times(b);
       boolean relative = boxRelative && tn.length == in.length && tb.length == ib.length;
       double[] xn = relative ? divide(tn, in) : tn, xb = relative ? divide(tb, ib) : tb;
-      pending.add(new Pending(n, b, Bootstrap.unpairedRatio(tn, tb), Bootstrap.unpairedRatio(xn, xb),
-          RankTest.mannWhitneyP(xn, xb)));
+      pending.add(
+          new Pending(
+              n,
+              b,
+              Bootstrap.unpairedRatio(tn, tb),
+              Bootstrap.unpairedRatio(xn, xb),
+              RankTest.mannWhitneyP(xn, xb)));
     }
-    boolean[] reject = RankTest.holm(pending.stream().mapToDouble(Pending::p).toArray(), FAMILY_ALPHA);
+    boolean[] reject =
+        RankTest.holm(pending.stream().mapToDouble(Pending::p).toArray(), FAMILY_ALPHA);
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < pending.size(); i++) {
       Pending q = pending.get(i);
-      rows.add(new Row((String) q.now().get("program"), (String) q.now().get("runtime"),
-          (int) num(q.now().get("threads")), num(q.base().get("median_ms")), num(q.now().get("median_ms")), q.time(),
-          q.change(), q.p(), verdict(reject[i], q.change(), minChange)));
+      rows.add(
+          new Row(
+              (String) q.now().get("program"),
+              (String) q.now().get("runtime"),
+              (int) num(q.now().get("threads")),
+              num(q.base().get("median_ms")),
+              num(q.now().get("median_ms")),
+              q.time(),
+              q.change(),
+              q.p(),
+              verdict(reject[i], q.change(), minChange)));
     }
     int matched = rows.size();
     Ratio box = boxRelative ? Bootstrap.unpairedRatio(in, ib) : Ratio.NONE;
@@ -141,43 +183,89 @@ public final class Compare {
     if (!r.known()) return "";
     String v = String.format(Locale.ROOT, "%+.1f%%", 100 * (r.value() - 1));
     if (!Double.isFinite(r.low())) return v;
-    return String.format(Locale.ROOT, "%s [%+.1f%%, %+.1f%%]", v, 100 * (r.low() - 1), 100 * (r.high() - 1));
+    return String.format(
+        Locale.ROOT, "%s [%+.1f%%, %+.1f%%]", v, 100 * (r.low() - 1), 100 * (r.high() - 1));
   }
 
   public static void print(Result res, String baseName, double minChange, PrintStream out) {
-    out.printf(Locale.ROOT, "comparison with %s: %d cell(s) in both runs", baseName, res.rows().size());
+    out.printf(
+        Locale.ROOT, "comparison with %s: %d cell(s) in both runs", baseName, res.rows().size());
     if (res.onlyInBase() + res.onlyNow() > 0) {
-      out.printf(Locale.ROOT, " (%d only in %s, %d only in this run)", res.onlyInBase(), baseName, res.onlyNow());
+      out.printf(
+          Locale.ROOT,
+          " (%d only in %s, %d only in this run)",
+          res.onlyInBase(),
+          baseName,
+          res.onlyNow());
     }
     out.println();
     String flagged = res.boxRelative() ? "change vs box [95% CI]" : "time change [95% CI]";
-    out.printf(Locale.ROOT, "  %-14s %-17s %9s %9s  %-30s %-7s %8s  %s%n", "program", "runtime", "base ms", "now ms",
-        flagged, "", "p", res.boxRelative() ? "time change" : "");
+    out.printf(
+        Locale.ROOT,
+        "  %-14s %-17s %9s %9s  %-30s %-7s %8s  %s%n",
+        "program",
+        "runtime",
+        "base ms",
+        "now ms",
+        flagged,
+        "",
+        "p",
+        res.boxRelative() ? "time change" : "");
     for (Row r : res.rows()) {
-      String v = switch (r.verdict()) {
-        case SLOWER -> "SLOWER";
-        case FASTER -> "FASTER";
-        case SAME -> "~";
-      };
-      out.printf(Locale.ROOT, "  %-14s %-17s %9.1f %9.1f  %-30s %-7s %8s  %s%n", r.program(), r.label(), r.baseMs(),
-          r.newMs(), pct(r.change()), v, Double.isNaN(r.p()) ? "" : r.p() < 1e-4 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", r.p()),
+      String v =
+          switch (r.verdict()) {
+            case SLOWER -> "SLOWER";
+            case FASTER -> "FASTER";
+            case SAME -> "~";
+          };
+      out.printf(
+          Locale.ROOT,
+          "  %-14s %-17s %9.1f %9.1f  %-30s %-7s %8s  %s%n",
+          r.program(),
+          r.label(),
+          r.baseMs(),
+          r.newMs(),
+          pct(r.change()),
+          v,
+          Double.isNaN(r.p())
+              ? ""
+              : r.p() < 1e-4 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", r.p()),
           res.boxRelative() ? pct(r.timeChange().value()) : "");
     }
     List<Row> f = res.flagged();
     long slower = f.stream().filter(r -> r.verdict() == Verdict.SLOWER).count();
-    out.printf(Locale.ROOT, "%d slower, %d faster, %d without a clear change%n", slower, f.size() - slower,
+    out.printf(
+        Locale.ROOT,
+        "%d slower, %d faster, %d without a clear change%n",
+        slower,
+        f.size() - slower,
         res.rows().size() - f.size());
-    out.printf(Locale.ROOT, "flagged: the Mann-Whitney p, corrected by Holm over these %d cells, is below %.2f (two runs"
-        + " of one build flag any cell at most %.0f%% of the time) and the change is at least %.0f%%; else ~.%n",
-        res.rows().size(), FAMILY_ALPHA, 100 * FAMILY_ALPHA, 100 * minChange);
+    out.printf(
+        Locale.ROOT,
+        "flagged: the Mann-Whitney p, corrected by Holm over these %d cells, is below %.2f (two runs"
+            + " of one build flag any cell at most %.0f%% of the time) and the change is at least %.0f%%; else ~.%n",
+        res.rows().size(),
+        FAMILY_ALPHA,
+        100 * FAMILY_ALPHA,
+        100 * minChange);
     if (res.boxRelative()) {
-      out.printf(Locale.ROOT, "box speed index (geometric mean of each round's sequential times): %s%n", pct(res.boxChange()));
-      out.println("change vs box: each round's times over that round's speed index, median now / in the base run,");
-      out.println("  each run's rounds resampled on their own (seeded); this cancels the box's speed, which moves");
-      out.println("  between rounds and runs on a shared machine. time change: the raw median times' change.");
+      out.printf(
+          Locale.ROOT,
+          "box speed index (geometric mean of each round's sequential times): %s%n",
+          pct(res.boxChange()));
+      out.println(
+          "change vs box: each round's times over that round's speed index, median now / in the base run,");
+      out.println(
+          "  each run's rounds resampled on their own (seeded); this cancels the box's speed, which moves");
+      out.println(
+          "  between rounds and runs on a shared machine. time change: the raw median times' change.");
     } else {
-      out.println("time change: median time now / in the base run, each run's rounds resampled on their own (seeded).");
-      out.println("  (no per-round speed index: a run has fewer than " + MIN_SEQ_CELLS + " sequential cells with times)");
+      out.println(
+          "time change: median time now / in the base run, each run's rounds resampled on their own (seeded).");
+      out.println(
+          "  (no per-round speed index: a run has fewer than "
+              + MIN_SEQ_CELLS
+              + " sequential cells with times)");
     }
   }
 

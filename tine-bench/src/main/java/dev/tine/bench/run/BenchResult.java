@@ -11,10 +11,11 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a bench run measured: its cells in suite order, per thread count n ≥ 2 the n-thread
- * ceiling measured once per round, and the machine it ran on.
+ * What a bench run measured: its cells in suite order, per thread count n ≥ 2 the n-thread ceiling
+ * measured once per round, and the machine it ran on.
  */
-public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsByThreads, Size size, Machine machine) {
+public record BenchResult(
+    List<Cell> cells, Map<Integer, List<Double>> ceilingsByThreads, Size size, Machine machine) {
   /** The two-thread ceiling's measurements, one per round. */
   public List<Double> ceilings() {
     return ceilingsByThreads.getOrDefault(2, List.of());
@@ -28,8 +29,11 @@ public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsB
   /** The median n-thread ceiling: 1.0 at one thread, NaN if not measured. */
   public double ceilingMedian(int threads) {
     if (threads == 1) return 1.0;
-    double[] a = ceilingsByThreads.getOrDefault(threads, List.of()).stream().mapToDouble(Double::doubleValue)
-        .sorted().toArray();
+    double[] a =
+        ceilingsByThreads.getOrDefault(threads, List.of()).stream()
+            .mapToDouble(Double::doubleValue)
+            .sorted()
+            .toArray();
     if (a.length == 0) return Double.NaN;
     return a.length % 2 == 1 ? a[a.length / 2] : (a[a.length / 2 - 1] + a[a.length / 2]) / 2;
   }
@@ -60,7 +64,9 @@ public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsB
     return null;
   }
 
-  /** Time over the sequential time, paired per round, with its interval; NONE without a seq cell. */
+  /**
+   * Time over the sequential time, paired per round, with its interval; NONE without a seq cell.
+   */
   public Ratio xSeq(Cell c) {
     Cell s = seqTwin(c);
     return s == null ? Ratio.NONE : c.ratioTo(s);
@@ -86,7 +92,8 @@ public record BenchResult(List<Cell> cells, Map<Integer, List<Double>> ceilingsB
     Map<String, List<Cell[]>> pairs = new TreeMap<>();
     for (Cell c : cells) {
       Cell j = c.engine.isTine() || c.engine == Engine.JDK_BUILTIN ? jdkTwin(c) : null;
-      if (j != null && c.runs() > 0 && j.runs() > 0) pairs.computeIfAbsent(c.label(), k -> new ArrayList<>()).add(new Cell[] {c, j});
+      if (j != null && c.runs() > 0 && j.runs() > 0)
+        pairs.computeIfAbsent(c.label(), k -> new ArrayList<>()).add(new Cell[] {c, j});
     }
     Map<String, GeoMean> out = new LinkedHashMap<>();
     for (Map.Entry<String, List<Cell[]>> e : pairs.entrySet()) {

@@ -109,19 +109,21 @@ public final class BenchRunner {
   private void runOnce(Cell c, int round) {
     c.workload.prepare();
     WorkStealingPool tp = c.engine.isTine() ? tinePools.get(c.engine).get(c.threads) : null;
-    ForkJoinPool jp = c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN ? jdkPools.get(c.threads) : null;
+    ForkJoinPool jp =
+        c.engine == Engine.JDK || c.engine == Engine.JDK_BUILTIN ? jdkPools.get(c.threads) : null;
     if (tp != null) tp.resetStats();
     long jdkStealsBefore = jp != null ? jp.getStealCount() : 0;
     GcSnapshot g0 = GcSnapshot.now();
     long t0 = System.nanoTime();
     Object result;
     try {
-      result = switch (c.engine) {
-        case SEQ -> c.workload.sequential();
-        case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
-        case JDK -> c.workload.jdk(jp);
-        case JDK_BUILTIN -> jp.submit(c.workload::jdkBuiltin).get();
-      };
+      result =
+          switch (c.engine) {
+            case SEQ -> c.workload.sequential();
+            case TINE, TINE_NOSTATS, TINE_EAGER -> c.workload.tine(tp);
+            case JDK -> c.workload.jdk(jp);
+            case JDK_BUILTIN -> jp.submit(c.workload::jdkBuiltin).get();
+          };
     } catch (ExecutionException e) {
       c.fail(e.getCause().toString());
       return;
@@ -135,7 +137,8 @@ public final class BenchRunner {
       c.fail("wrong result: " + abbreviate(result));
     }
     if (round < 0) return;
-    TineCounters counters = tp != null && c.engine.countsTasks() ? TineCounters.of(tp.stats()) : TineCounters.ZERO;
+    TineCounters counters =
+        tp != null && c.engine.countsTasks() ? TineCounters.of(tp.stats()) : TineCounters.ZERO;
     c.addRun(round, dt, g, counters, jp != null ? jp.getStealCount() - jdkStealsBefore : 0);
   }
 

@@ -1,10 +1,10 @@
 package dev.tine.bench.run;
 
 /**
- * The box's parallel ceiling: the same sequential work on one thread, then on n independent
- * threads at once. {@code n * t1 / tn} is the best speedup n workers can reach here right now (on
- * a shared 2-vCPU box the two-thread figure varies from 1.2 to 1.9 minute to minute), so speedups
- * are read against it, measured in the same run.
+ * The box's parallel ceiling: the same sequential work on one thread, then on n independent threads
+ * at once. {@code n * t1 / tn} is the best speedup n workers can reach here right now (on a shared
+ * 2-vCPU box the two-thread figure varies from 1.2 to 1.9 minute to minute), so speedups are read
+ * against it, measured in the same run.
  */
 public final class Ceiling {
   private static volatile long sink;

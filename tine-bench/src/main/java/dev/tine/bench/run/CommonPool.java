@@ -14,7 +14,9 @@ public final class CommonPool {
 
   private CommonPool() {}
 
-  /** Asks for parallelism {@code p} unless the property is set; returns the parallelism in effect. */
+  /**
+   * Asks for parallelism {@code p} unless the property is set; returns the parallelism in effect.
+   */
   public static int request(int p) {
     if (System.getProperty(PROPERTY) == null) System.setProperty(PROPERTY, Integer.toString(p));
     return ForkJoinPool.getCommonPoolParallelism();

@@ -13,8 +13,9 @@ public enum Engine {
   TINE_EAGER("tine-eager"),
   JDK("jdk"),
   /**
-   * The JDK's ready-made parallel form of the program, as a user would write it (Arrays.parallelSort,
-   * a parallel IntStream...), run inside a ForkJoinPool of p workers; only for programs that have one.
+   * The JDK's ready-made parallel form of the program, as a user would write it
+   * (Arrays.parallelSort, a parallel IntStream...), run inside a ForkJoinPool of p workers; only
+   * for programs that have one.
    */
   JDK_BUILTIN("jdk-builtin");
 

@@ -12,11 +12,16 @@ import java.util.Set;
 import java.util.concurrent.ForkJoinPool;
 
 /** The machine a run measured: what a reader needs to judge the numbers. */
-public record Machine(String cpu, int cores, String jdk, String gc, long maxHeapBytes, int commonPoolParallelism) {
+public record Machine(
+    String cpu, int cores, String jdk, String gc, long maxHeapBytes, int commonPoolParallelism) {
   public static Machine current() {
-    return new Machine(cpuModel(), Runtime.getRuntime().availableProcessors(),
-        Runtime.version() + " (" + System.getProperty("java.vm.name", "?") + ")", collectors(),
-        Runtime.getRuntime().maxMemory(), ForkJoinPool.getCommonPoolParallelism());
+    return new Machine(
+        cpuModel(),
+        Runtime.getRuntime().availableProcessors(),
+        Runtime.version() + " (" + System.getProperty("java.vm.name", "?") + ")",
+        collectors(),
+        Runtime.getRuntime().maxMemory(),
+        ForkJoinPool.getCommonPoolParallelism());
   }
 
   /** "model name" from /proc/cpuinfo (Linux), else the OS architecture. */
@@ -50,8 +55,13 @@ public record Machine(String cpu, int cores, String jdk, String gc, long maxHeap
   /** From a record's "machine" object (a saved run), or null. */
   public static Machine fromMap(Object o) {
     if (!(o instanceof Map<?, ?> m)) return null;
-    return new Machine(String.valueOf(m.get("cpu")), num(m.get("cores")), String.valueOf(m.get("jdk")),
-        String.valueOf(m.get("gc")), (long) num(m.get("max_heap_mb")) * 1024 * 1024, num(m.get("common_pool_parallelism")));
+    return new Machine(
+        String.valueOf(m.get("cpu")),
+        num(m.get("cores")),
+        String.valueOf(m.get("jdk")),
+        String.valueOf(m.get("gc")),
+        (long) num(m.get("max_heap_mb")) * 1024 * 1024,
+        num(m.get("common_pool_parallelism")));
   }
 
   private static int num(Object o) {
@@ -72,7 +82,13 @@ public record Machine(String cpu, int cores, String jdk, String gc, long maxHeap
   /** "AMD EPYC, 2 cores, JDK 25.0.3+9-LTS (OpenJDK 64-Bit Server VM), G1, heap up to 5.9 GB". */
   @Override
   public String toString() {
-    return String.format(java.util.Locale.ROOT, "%s, %d cores, JDK %s, %s GC, heap up to %.1f GB", cpu, cores, jdk, gc,
+    return String.format(
+        java.util.Locale.ROOT,
+        "%s, %d cores, JDK %s, %s GC, heap up to %.1f GB",
+        cpu,
+        cores,
+        jdk,
+        gc,
         maxHeapBytes / (1024.0 * 1024 * 1024));
   }
 }

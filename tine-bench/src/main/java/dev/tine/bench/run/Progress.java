@@ -33,9 +33,16 @@ final class Progress {
     if (elapsedMs < 3000 && !shown) return; // short runs print no progress
     shown = true;
     int width = 30, filled = (int) ((long) width * (done - 1) / Math.max(1, total));
-    ps.printf(Locale.ROOT, "\r[%s%s] %3d%% %-14s %-10s %-16s %5ds",
-        "#".repeat(filled), " ".repeat(width - filled), 100 * (done - 1) / Math.max(1, total),
-        c.program.name(), c.label(), phase, elapsedMs / 1000);
+    ps.printf(
+        Locale.ROOT,
+        "\r[%s%s] %3d%% %-14s %-10s %-16s %5ds",
+        "#".repeat(filled),
+        " ".repeat(width - filled),
+        100 * (done - 1) / Math.max(1, total),
+        c.program.name(),
+        c.label(),
+        phase,
+        elapsedMs / 1000);
     ps.flush();
   }
 

@@ -8,8 +8,8 @@ public final class Threads {
   private Threads() {}
 
   /**
-   * 1 and 2 on a machine with up to 2 cores (the box's ceiling is the two-thread one); on a
-   * larger machine 1, 2, 4, ... up to the core count, and the core count itself.
+   * 1 and 2 on a machine with up to 2 cores (the box's ceiling is the two-thread one); on a larger
+   * machine 1, 2, 4, ... up to the core count, and the core count itself.
    */
   public static List<Integer> defaults(int cores) {
     List<Integer> ts = new ArrayList<>(List.of(1, 2));

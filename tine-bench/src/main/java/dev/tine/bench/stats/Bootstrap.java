@@ -11,16 +11,16 @@ import java.util.SplittableRandom;
  * to the odd disturbed round; for an even count, the geometric mid-point of the middle two).
  *
  * <p>Its 95% interval is a smoothed percentile bootstrap: resample the rounds with replacement
- * {@link #RESAMPLES} times, take the median of each resample plus a small normal jitter (
- * {@link #SMOOTH} × the ratios' robust spread / √rounds), and read the 2.5th and 97.5th
- * percentiles. The jitter fills the gaps of the plain bootstrap of a median, which can only return
- * observed values: on 5–20 synthetic rounds (normal and heavy-tailed noise) the plain one covered
- * the true ratio only 87% of the time at 7 rounds; smoothed, 92–98% at every count from 5 to 20
- * (600 trials each; {@code BootstrapTest} checks 5, 7 and 10). The generator is seeded: the same
- * times give the same interval.
+ * {@link #RESAMPLES} times, take the median of each resample plus a small normal jitter ( {@link
+ * #SMOOTH} × the ratios' robust spread / √rounds), and read the 2.5th and 97.5th percentiles. The
+ * jitter fills the gaps of the plain bootstrap of a median, which can only return observed values:
+ * on 5–20 synthetic rounds (normal and heavy-tailed noise) the plain one covered the true ratio
+ * only 87% of the time at 7 rounds; smoothed, 92–98% at every count from 5 to 20 (600 trials each;
+ * {@code BootstrapTest} checks 5, 7 and 10). The generator is seeded: the same times give the same
+ * interval.
  *
- * <p>Geometric means over programs resample the rounds jointly (round i of every program ran in
- * the same suite round), so a round that disturbed everything counts once, not once per program.
+ * <p>Geometric means over programs resample the rounds jointly (round i of every program ran in the
+ * same suite round), so a round that disturbed everything counts once, not once per program.
  */
 public final class Bootstrap {
   public static final int RESAMPLES = 4000;
@@ -31,7 +31,9 @@ public final class Bootstrap {
 
   private Bootstrap() {}
 
-  /** The median over rounds of {@code a[i] / b[i]} (rounds where both are known) and its interval. */
+  /**
+   * The median over rounds of {@code a[i] / b[i]} (rounds where both are known) and its interval.
+   */
   public static Ratio pairedRatio(double[] a, double[] b) {
     return geometricMean(List.of(a), List.of(b));
   }
@@ -64,7 +66,9 @@ public final class Bootstrap {
     }
     if (m < RESAMPLES / 2) return new Ratio(Math.exp(point), Double.NaN, Double.NaN);
     Arrays.sort(stats, 0, m);
-    return new Ratio(Math.exp(point), Math.exp(quantile(stats, m, ALPHA / 2)),
+    return new Ratio(
+        Math.exp(point),
+        Math.exp(quantile(stats, m, ALPHA / 2)),
         Math.exp(quantile(stats, m, 1 - ALPHA / 2)));
   }
 
@@ -94,7 +98,8 @@ public final class Bootstrap {
   }
 
   /** {@link #ratioOfPaired(double[], double[], double[], double[])} with a (1 − alpha) interval. */
-  public static Ratio ratioOfPaired(double[] a1, double[] b1, double[] a2, double[] b2, double alpha) {
+  public static Ratio ratioOfPaired(
+      double[] a1, double[] b1, double[] a2, double[] b2, double alpha) {
     double[][] x = {logRatios(a1, b1)}, y = {logRatios(a2, b2)};
     double px = meanOfMedians(x, null, null, null), py = meanOfMedians(y, null, null, null);
     if (!Double.isFinite(px) || !Double.isFinite(py)) return Ratio.NONE;
@@ -111,7 +116,9 @@ public final class Bootstrap {
     }
     if (m < RESAMPLES / 2) return new Ratio(Math.exp(px - py), Double.NaN, Double.NaN);
     Arrays.sort(stats, 0, m);
-    return new Ratio(Math.exp(px - py), Math.exp(quantile(stats, m, alpha / 2)),
+    return new Ratio(
+        Math.exp(px - py),
+        Math.exp(quantile(stats, m, alpha / 2)),
         Math.exp(quantile(stats, m, 1 - alpha / 2)));
   }
 
@@ -134,7 +141,8 @@ public final class Bootstrap {
    * Mean over series of the median of each series' known values at {@code idx} (null: all rounds),
    * each median jittered by {@code jitter[j]} × a standard normal when {@code rnd} is given.
    */
-  private static double meanOfMedians(double[][] logs, int[] idx, double[] jitter, SplittableRandom rnd) {
+  private static double meanOfMedians(
+      double[][] logs, int[] idx, double[] jitter, SplittableRandom rnd) {
     double sum = 0;
     double[] buf = BUF.get();
     for (int j = 0; j < logs.length; j++) {
@@ -155,7 +163,10 @@ public final class Bootstrap {
     return sum / logs.length;
   }
 
-  /** 1.4826 × the median absolute deviation of the known values: σ for normal data, robust to outliers. */
+  /**
+   * 1.4826 × the median absolute deviation of the known values: σ for normal data, robust to
+   * outliers.
+   */
   static double robustSpread(double[] values) {
     double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).toArray();
     if (v.length == 0) return 0;

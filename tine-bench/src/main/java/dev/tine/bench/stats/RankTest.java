@@ -4,8 +4,8 @@ import java.util.Arrays;
 
 /**
  * The Mann-Whitney rank-sum test (as benchstat uses) and Holm's step-down correction for testing
- * many cells at once. Ranks make no assumption about the shape of the times, and under "no
- * change" the two runs' times are exchangeable, so the false-alarm rate is what it says.
+ * many cells at once. Ranks make no assumption about the shape of the times, and under "no change"
+ * the two runs' times are exchangeable, so the false-alarm rate is what it says.
  */
 public final class RankTest {
   private RankTest() {}
@@ -18,7 +18,8 @@ public final class RankTest {
    * distribution. NaN values are dropped; NaN if either sample is empty.
    */
   public static double mannWhitneyP(double[] x, double[] y) {
-    double[] a = Arrays.stream(x).filter(Double::isFinite).toArray(), b = Arrays.stream(y).filter(Double::isFinite).toArray();
+    double[] a = Arrays.stream(x).filter(Double::isFinite).toArray(),
+        b = Arrays.stream(y).filter(Double::isFinite).toArray();
     int m = a.length, n = b.length;
     if (m == 0 || n == 0) return Double.NaN;
     double u = 0;
@@ -42,7 +43,8 @@ public final class RankTest {
       for (int i = k; i < counts.length; i++) high += counts[i];
       return Math.min(1, 2.0 * Math.min(low, high) / total);
     }
-    // normal approximation with continuity correction (ties only shrink the variance a little; ignored)
+    // normal approximation with continuity correction (ties only shrink the variance a little;
+    // ignored)
     double mean = m * (double) n / 2, sd = Math.sqrt(m * (double) n * (m + n + 1) / 12.0);
     double z = (Math.abs(u - mean) - 0.5) / sd;
     return Math.min(1, 2 * upperNormalTail(Math.max(0, z)));
@@ -70,18 +72,24 @@ public final class RankTest {
 
   static double upperNormalTail(double z) { // Abramowitz-Stegun 7.1.26 via erfc
     double t = 1 / (1 + 0.3275911 * z / Math.sqrt(2));
-    double poly = t * (0.254829592 + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
+    double poly =
+        t
+            * (0.254829592
+                + t * (-0.284496736 + t * (1.421413741 + t * (-1.453152027 + t * 1.061405429))));
     return 0.5 * poly * Math.exp(-z * z / 2);
   }
 
   /**
    * Holm's step-down procedure: which of the hypotheses with these p-values are rejected while
-   * keeping the chance of any false rejection at most {@code alpha}. NaN p-values are never rejected.
+   * keeping the chance of any false rejection at most {@code alpha}. NaN p-values are never
+   * rejected.
    */
   public static boolean[] holm(double[] p, double alpha) {
     Integer[] order = new Integer[p.length];
     for (int i = 0; i < p.length; i++) order[i] = i;
-    Arrays.sort(order, (i, j) -> Double.compare(Double.isNaN(p[i]) ? 2 : p[i], Double.isNaN(p[j]) ? 2 : p[j]));
+    Arrays.sort(
+        order,
+        (i, j) -> Double.compare(Double.isNaN(p[i]) ? 2 : p[i], Double.isNaN(p[j]) ? 2 : p[j]));
     boolean[] reject = new boolean[p.length];
     int k = (int) Arrays.stream(p).filter(d -> !Double.isNaN(d)).count();
     for (int r = 0; r < k; r++) {

@@ -13,7 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The experiment servers survive malformed and vanishing clients; the experiments run end to end. */
+/**
+ * The experiment servers survive malformed and vanishing clients; the experiments run end to end.
+ */
 @Timeout(60)
 class ServersTest {
 
@@ -27,7 +29,8 @@ class ServersTest {
 
   @Test
   void requestServerSurvivesMalformedAndAbruptClients() throws Exception {
-    try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(2).registerMXBean(false).build();
+    try (MeasuredExecutor ex =
+            MeasuredExecutor.builder().poolSize(2).registerMXBean(false).build();
         RequestServer server = new RequestServer(ex)) {
       InetAddress lo = InetAddress.getLoopbackAddress();
       // malformed: unknown kind -> that connection is closed
@@ -109,7 +112,8 @@ class ServersTest {
       assertTrue(r.completed() > 0, r.toString());
       assertTrue(r.littlesL() > 0 && r.littlesL() <= 2.5, "2 closed-loop clients: L <= 2: " + r);
       var m = r.toMap();
-      for (String k : List.of("clients", "pool_size", "throughput_rps", "littles_l", "dead_time_ratio")) {
+      for (String k :
+          List.of("clients", "pool_size", "throughput_rps", "littles_l", "dead_time_ratio")) {
         assertTrue(m.containsKey(k), k);
       }
     }

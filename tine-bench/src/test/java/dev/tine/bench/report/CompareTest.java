@@ -19,32 +19,51 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Run-to-run comparison on synthetic saved runs whose differences are known: a planted 20%
- * slowdown is flagged, two runs of the same build are not. The runs are drawn from seeded
- * generators with the noise of this box — the whole box 10% faster or slower from round to round,
- * 5% per cell and round, and one cell-round in 20 disturbed by up to +50% — with 10 rounds, the
- * bench's default.
+ * Run-to-run comparison on synthetic saved runs whose differences are known: a planted 20% slowdown
+ * is flagged, two runs of the same build are not. The runs are drawn from seeded generators with
+ * the noise of this box — the whole box 10% faster or slower from round to round, 5% per cell and
+ * round, and one cell-round in 20 disturbed by up to +50% — with 10 rounds, the bench's default.
  */
 class CompareTest {
-  static final String[] PROGRAMS = {"fib", "fib-every", "fib-join", "quicksort", "integrate", "mm", "jacobi",
-      "jacobi-sync10", "sort", "lu", "micro"};
+  static final String[] PROGRAMS = {
+    "fib",
+    "fib-every",
+    "fib-join",
+    "quicksort",
+    "integrate",
+    "mm",
+    "jacobi",
+    "jacobi-sync10",
+    "sort",
+    "lu",
+    "micro"
+  };
   static final int ROUNDS = 10;
-  static final String[][] CELLS = {{"seq", "1"}, {"tine", "1"}, {"jdk", "1"}, {"tine", "2"}, {"jdk", "2"}};
+  static final String[][] CELLS = {
+    {"seq", "1"}, {"tine", "1"}, {"jdk", "1"}, {"tine", "2"}, {"jdk", "2"}
+  };
 
   static double noise(Random rnd, boolean quiet) {
     if (quiet) return Math.exp(0.02 * rnd.nextGaussian());
-    return rnd.nextDouble() < 0.05 ? 1 + 0.5 * rnd.nextDouble() : Math.exp(0.05 * rnd.nextGaussian());
+    return rnd.nextDouble() < 0.05
+        ? 1 + 0.5 * rnd.nextDouble()
+        : Math.exp(0.05 * rnd.nextGaussian());
   }
 
-  /** A saved run: every program's five cells, true time 100 ms × (1 + program index / 10), × slowdown on one cell. */
+  /**
+   * A saved run: every program's five cells, true time 100 ms × (1 + program index / 10), ×
+   * slowdown on one cell.
+   */
   static List<Map<String, Object>> run(Random rnd, int rounds, String slowCell, double slowdown) {
     return run(rnd, rounds, slowCell, slowdown, false);
   }
 
-  static List<Map<String, Object>> run(Random rnd, int rounds, String slowCell, double slowdown, boolean quiet) {
+  static List<Map<String, Object>> run(
+      Random rnd, int rounds, String slowCell, double slowdown, boolean quiet) {
     List<Map<String, Object>> rs = new ArrayList<>();
     double[] drift = new double[rounds];
-    for (int i = 0; i < rounds; i++) drift[i] = Math.exp(0.1 * rnd.nextGaussian()); // the box, per round
+    for (int i = 0; i < rounds; i++)
+      drift[i] = Math.exp(0.1 * rnd.nextGaussian()); // the box, per round
     for (int p = 0; p < PROGRAMS.length; p++) {
       for (String[] c : CELLS) {
         String label = PROGRAMS[p] + " " + c[0] + " p=" + c[1];
@@ -71,7 +90,8 @@ class CompareTest {
     int planted = 0, falseFlags = 0, cells = 0;
     for (int seed = 0; seed < 20; seed++) {
       Random rnd = new Random(seed);
-      List<Map<String, Object>> base = run(rnd, ROUNDS, null, 1), now = run(rnd, ROUNDS, "sort tine p=2", 1.2);
+      List<Map<String, Object>> base = run(rnd, ROUNDS, null, 1),
+          now = run(rnd, ROUNDS, "sort tine p=2", 1.2);
       Compare.Result res = Compare.compare(base, now, 0.05);
       assertEquals(55, res.rows().size());
       for (Compare.Row r : res.flagged()) {
@@ -81,7 +101,9 @@ class CompareTest {
       }
       cells += res.rows().size() - 1;
     }
-    assertTrue(planted >= 16, "the planted 20% slowdown was flagged in " + planted + " of 20 pairs of runs");
+    assertTrue(
+        planted >= 16,
+        "the planted 20% slowdown was flagged in " + planted + " of 20 pairs of runs");
     assertTrue(falseFlags <= 2, falseFlags + " unchanged cells flagged out of " + cells);
   }
 
@@ -90,13 +112,19 @@ class CompareTest {
     int flagged = 0, cells = 0;
     for (int seed = 100; seed < 120; seed++) {
       Random rnd = new Random(seed);
-      Compare.Result res = Compare.compare(run(rnd, ROUNDS, null, 1), run(rnd, ROUNDS, null, 1), 0.05);
+      Compare.Result res =
+          Compare.compare(run(rnd, ROUNDS, null, 1), run(rnd, ROUNDS, null, 1), 0.05);
       flagged += res.flagged().size();
       cells += res.rows().size();
       assertTrue(res.flagged().size() <= 1, "seed " + seed + ": " + res.flagged());
     }
-    assertTrue(flagged <= 2, flagged + " of " + cells + " cells flagged between runs of the same build (Holm: at most"
-        + " 5% of comparisons should flag anything)");
+    assertTrue(
+        flagged <= 2,
+        flagged
+            + " of "
+            + cells
+            + " cells flagged between runs of the same build (Holm: at most"
+            + " 5% of comparisons should flag anything)");
   }
 
   /**
@@ -107,18 +135,26 @@ class CompareTest {
   void compareCommandOnSavedFiles(@TempDir Path dir) throws Exception {
     ObjectMapper json = new ObjectMapper();
     Random rnd = new Random(42);
-    Path base = dir.resolve("base.json"), slow = dir.resolve("slow.json"), same = dir.resolve("same.json");
+    Path base = dir.resolve("base.json"),
+        slow = dir.resolve("slow.json"),
+        same = dir.resolve("same.json");
     json.writeValue(base.toFile(), run(rnd, ROUNDS, null, 1, true));
     json.writeValue(slow.toFile(), run(rnd, ROUNDS, "sort tine p=2", 1.2, true));
     json.writeValue(same.toFile(), run(rnd, ROUNDS, null, 1, true));
     String out = cli("compare", base.toString(), slow.toString());
     assertTrue(out.contains("55 cell(s) in both runs"), out);
-    String sortLine = out.lines().filter(l -> l.trim().startsWith("sort ") && l.contains("tine p=2")).findFirst().orElseThrow();
+    String sortLine =
+        out.lines()
+            .filter(l -> l.trim().startsWith("sort ") && l.contains("tine p=2"))
+            .findFirst()
+            .orElseThrow();
     assertTrue(sortLine.contains("SLOWER"), out);
     assertTrue(out.contains("1 slower, 0 faster, 54 without a clear change"), out);
     String sameOut = cli("compare", base.toString(), same.toString());
     assertTrue(sameOut.contains("0 slower, 0 faster, 55 without a clear change"), sameOut);
-    assertTrue(cli("compare", base.toString(), dir.resolve("missing.json").toString()).contains("cannot read"));
+    assertTrue(
+        cli("compare", base.toString(), dir.resolve("missing.json").toString())
+            .contains("cannot read"));
   }
 
   static String cli(String... args) {

@@ -22,31 +22,53 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** The runner at toy sizes: jdk-builtin rows where the JDK has a form, verified like every other row. */
+/**
+ * The runner at toy sizes: jdk-builtin rows where the JDK has a form, verified like every other
+ * row.
+ */
 @Timeout(120)
 class BenchRunnerTest {
   /** Every program at a toy size. */
-  public static final Map<String, Map<String, String>> TOY = Map.ofEntries(
-      Map.entry("fib", Map.of("n", "20")), Map.entry("fib-every", Map.of("n", "16")),
-      Map.entry("fib-join", Map.of("n", "16")), Map.entry("quicksort", Map.of("n", "50000")),
-      Map.entry("integrate", Map.of("tolerance", "10")), Map.entry("mm", Map.of("n", "128")),
-      Map.entry("jacobi", Map.of("n", "64", "steps", "4")), Map.entry("jacobi-sync10", Map.of("n", "64", "steps", "4")),
-      Map.entry("sort", Map.of("n", "100000")), Map.entry("lu", Map.of("n", "64")), Map.entry("micro", Map.of("plies", "2")),
-      Map.entry("fib-scope", Map.of("n", "16")), Map.entry("quicksort-scope", Map.of("n", "50000")),
-      Map.entry("integrate-scope", Map.of("tolerance", "10")),
-      Map.entry("uts-geo", Map.of("depth", "5")), Map.entry("uts-bin", Map.of("b0", "50")));
+  public static final Map<String, Map<String, String>> TOY =
+      Map.ofEntries(
+          Map.entry("fib", Map.of("n", "20")),
+          Map.entry("fib-every", Map.of("n", "16")),
+          Map.entry("fib-join", Map.of("n", "16")),
+          Map.entry("quicksort", Map.of("n", "50000")),
+          Map.entry("integrate", Map.of("tolerance", "10")),
+          Map.entry("mm", Map.of("n", "128")),
+          Map.entry("jacobi", Map.of("n", "64", "steps", "4")),
+          Map.entry("jacobi-sync10", Map.of("n", "64", "steps", "4")),
+          Map.entry("sort", Map.of("n", "100000")),
+          Map.entry("lu", Map.of("n", "64")),
+          Map.entry("micro", Map.of("plies", "2")),
+          Map.entry("fib-scope", Map.of("n", "16")),
+          Map.entry("quicksort-scope", Map.of("n", "50000")),
+          Map.entry("integrate-scope", Map.of("tolerance", "10")),
+          Map.entry("uts-geo", Map.of("depth", "5")),
+          Map.entry("uts-bin", Map.of("b0", "50")));
 
-  static BenchResult run(List<Program> ps, List<Engine> es, List<Integer> threads, int repeat) throws Exception {
-    return new BenchRunner(new BenchRunner.Options(ps, es, threads, Size.QUICK, TOY, 1, repeat, false, null)).run();
+  static BenchResult run(List<Program> ps, List<Engine> es, List<Integer> threads, int repeat)
+      throws Exception {
+    return new BenchRunner(
+            new BenchRunner.Options(ps, es, threads, Size.QUICK, TOY, 1, repeat, false, null))
+        .run();
   }
 
   @Test
   void jdkBuiltinRowsExistWhereTheJdkHasAFormAndAreVerified() throws Exception {
     CommonPool.request(2);
-    BenchResult r = run(List.copyOf(Programs.all().values()), List.of(Engine.SEQ, Engine.TINE, Engine.JDK,
-        Engine.JDK_BUILTIN), List.of(1, 2), 2);
-    Set<String> withBuiltin = r.cells().stream().filter(c -> c.engine == Engine.JDK_BUILTIN)
-        .map(c -> c.program.name()).collect(Collectors.toCollection(TreeSet::new));
+    BenchResult r =
+        run(
+            List.copyOf(Programs.all().values()),
+            List.of(Engine.SEQ, Engine.TINE, Engine.JDK, Engine.JDK_BUILTIN),
+            List.of(1, 2),
+            2);
+    Set<String> withBuiltin =
+        r.cells().stream()
+            .filter(c -> c.engine == Engine.JDK_BUILTIN)
+            .map(c -> c.program.name())
+            .collect(Collectors.toCollection(TreeSet::new));
     assertEquals(Set.of("quicksort", "sort", "mm", "jacobi", "micro"), withBuiltin);
     for (Cell c : r.cells()) {
       assertTrue(c.verified(), c.label() + " " + c.program.name() + ": " + c.failure());
@@ -62,13 +84,27 @@ class BenchRunnerTest {
   @Test
   void cilksortWithJdkLeavesIsVerifiedToo() throws Exception {
     var sort = Programs.all().get("sort");
-    BenchResult r = new BenchRunner(new BenchRunner.Options(List.of(sort), List.of(Engine.SEQ, Engine.TINE, Engine.JDK),
-        List.of(2), Size.QUICK, Map.of("sort", Map.of("n", "100000", "leaf", "jdk")), 0, 1, false, null)).run();
+    BenchResult r =
+        new BenchRunner(
+                new BenchRunner.Options(
+                    List.of(sort),
+                    List.of(Engine.SEQ, Engine.TINE, Engine.JDK),
+                    List.of(2),
+                    Size.QUICK,
+                    Map.of("sort", Map.of("n", "100000", "leaf", "jdk")),
+                    0,
+                    1,
+                    false,
+                    null))
+            .run();
     assertTrue(r.allVerified());
     assertTrue(r.cells().get(0).workload.parameters().contains("by Arrays.sort"));
   }
 
-  /** A program whose built-in form records where its parallel stream ran, and can return a wrong answer. */
+  /**
+   * A program whose built-in form records where its parallel stream ran, and can return a wrong
+   * answer.
+   */
   static final class Probe implements Program {
     final Set<String> pools = ConcurrentHashMap.newKeySet();
     volatile boolean lie;
@@ -113,12 +149,19 @@ class BenchRunnerTest {
 
         @Override
         public Object jdkBuiltin() {
-          long s = IntStream.range(0, 100).parallel().mapToLong(i -> {
-            Thread t = Thread.currentThread();
-            pools.add(t instanceof ForkJoinWorkerThread w && w.getPool() != ForkJoinPool.commonPool()
-                ? "pool of " + w.getPool().getParallelism() : "elsewhere: " + t.getName());
-            return i;
-          }).sum();
+          long s =
+              IntStream.range(0, 100)
+                  .parallel()
+                  .mapToLong(i -> {
+                    Thread t = Thread.currentThread();
+                    pools.add(
+                        t instanceof ForkJoinWorkerThread w
+                                && w.getPool() != ForkJoinPool.commonPool()
+                            ? "pool of " + w.getPool().getParallelism()
+                            : "elsewhere: " + t.getName());
+                    return i;
+                  })
+                  .sum();
           return lie ? s + 1 : s;
         }
 
@@ -135,7 +178,8 @@ class BenchRunnerTest {
     Probe p = new Probe();
     BenchResult r = run(List.of(p), List.of(Engine.JDK_BUILTIN), List.of(2), 3);
     assertTrue(r.allVerified());
-    assertEquals(Set.of("pool of 2"), p.pools, "every piece of the stream ran on the bench's 2-worker pool");
+    assertEquals(
+        Set.of("pool of 2"), p.pools, "every piece of the stream ran on the bench's 2-worker pool");
   }
 
   @Test

@@ -5,7 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Default thread counts: today's 1,2 on small boxes; powers of two up to the cores on larger ones. */
+/**
+ * Default thread counts: today's 1,2 on small boxes; powers of two up to the cores on larger ones.
+ */
 class ThreadsTest {
   @Test
   void defaultsFollowTheCoreCount() {
@@ -20,13 +22,24 @@ class ThreadsTest {
 
   @Test
   void nThreadCeilingIsMeasuredForEveryThreadCountAboveOne() throws Exception {
-    var r = new BenchRunner(new BenchRunner.Options(List.of(new dev.tine.bench.programs.Fib.Lea()),
-        List.of(Engine.SEQ, Engine.TINE), List.of(1, 3), dev.tine.bench.Size.QUICK,
-        java.util.Map.of("fib", java.util.Map.of("n", "20")), 0, 2, false, null)).run();
+    var r =
+        new BenchRunner(
+                new BenchRunner.Options(
+                    List.of(new dev.tine.bench.programs.Fib.Lea()),
+                    List.of(Engine.SEQ, Engine.TINE),
+                    List.of(1, 3),
+                    dev.tine.bench.Size.QUICK,
+                    java.util.Map.of("fib", java.util.Map.of("n", "20")),
+                    0,
+                    2,
+                    false,
+                    null))
+            .run();
     assertEquals(java.util.Set.of(2, 3), r.ceilingsByThreads().keySet());
     assertEquals(2, r.ceilingsByThreads().get(3).size(), "one per round");
     double c3 = r.ceilingMedian(3);
-    // a throughput ratio: above 0 and at most 3 threads' worth (a little over 3 only by timer noise)
+    // a throughput ratio: above 0 and at most 3 threads' worth (a little over 3 only by timer
+    // noise)
     assertEquals(true, c3 > 0.3 && c3 < 3.5, "3-thread ceiling " + c3);
     assertEquals(1.0, r.ceilingMedian(1));
   }

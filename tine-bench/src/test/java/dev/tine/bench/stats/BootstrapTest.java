@@ -15,7 +15,10 @@ import org.junit.jupiter.api.Test;
  * The synthetic data come from seeded generators, so every assertion sees the same numbers.
  */
 class BootstrapTest {
-  /** n rounds: b = drift·noise, a = truth·drift·noise; a round-wide drift both share, as on a noisy box. */
+  /**
+   * n rounds: b = drift·noise, a = truth·drift·noise; a round-wide drift both share, as on a noisy
+   * box.
+   */
   static double[][] rounds(Random rnd, int n, double truth, boolean heavyTails) {
     double[] a = new double[n], b = new double[n];
     for (int i = 0; i < n; i++) {
@@ -26,7 +29,10 @@ class BootstrapTest {
     return new double[][] {a, b};
   }
 
-  /** Normal noise, or mostly small noise with a 15% chance of a one-sided disturbance (a busy neighbour). */
+  /**
+   * Normal noise, or mostly small noise with a 15% chance of a one-sided disturbance (a busy
+   * neighbour).
+   */
   static double noise(Random rnd, boolean heavy) {
     if (!heavy) return rnd.nextGaussian() * 0.07;
     return rnd.nextDouble() < 0.15 ? Math.abs(rnd.nextGaussian()) * 0.5 : rnd.nextGaussian() * 0.05;
@@ -45,9 +51,12 @@ class BootstrapTest {
           if (r.low() <= 1.2 && 1.2 <= r.high()) hits++;
         }
         double coverage = hits / (double) trials;
-        // 250 trials: a true 95% lands in [0.92, 0.98] with high probability; an interval that ignored
+        // 250 trials: a true 95% lands in [0.92, 0.98] with high probability; an interval that
+        // ignored
         // the noise (e.g. [median, median]) or the plain bootstrap at 7 rounds (87%) would not.
-        assertTrue(coverage >= 0.90 && coverage <= 0.995, "n=" + n + (heavy ? " heavy" : " normal") + ": " + coverage);
+        assertTrue(
+            coverage >= 0.90 && coverage <= 0.995,
+            "n=" + n + (heavy ? " heavy" : " normal") + ": " + coverage);
       }
     }
   }
@@ -74,18 +83,22 @@ class BootstrapTest {
       if (Bootstrap.pairedRatio(d[0], d[1]).clear()) clearWhenDifferent++;
       if (Bootstrap.pairedRatio(s[0], s[1]).clear()) clearWhenSame++;
     }
-    assertTrue(clearWhenDifferent >= 95, "a 30% difference in 10 rounds of 7% noise: " + clearWhenDifferent);
+    assertTrue(
+        clearWhenDifferent >= 95,
+        "a 30% difference in 10 rounds of 7% noise: " + clearWhenDifferent);
     assertTrue(clearWhenSame <= 10, "equal times called different: " + clearWhenSame + " of 100");
   }
 
   @Test
   void deterministicAndPaired() {
-    double[] a = {110, 230, 95, 120, 300}, b = {100, 210, 90, 100, 250}; // a ≈ 1.1-1.2 × b, rounds drift 3x
+    double[] a = {110, 230, 95, 120, 300},
+        b = {100, 210, 90, 100, 250}; // a ≈ 1.1-1.2 × b, rounds drift 3x
     Ratio r1 = Bootstrap.pairedRatio(a, b), r2 = Bootstrap.pairedRatio(a.clone(), b.clone());
     assertEquals(r1, r2, "seeded: the same times give the same interval");
     assertEquals(1.1, r1.value(), 1e-12, "median of 1.1, 1.095, 1.056, 1.2, 1.2");
     assertTrue(r1.clear() && r1.low() > 1, "pairing cancels the drift between rounds: " + r1);
-    // unpaired, the same numbers would overlap completely: medians 120 vs 100 with ranges 95-300 and 90-250
+    // unpaired, the same numbers would overlap completely: medians 120 vs 100 with ranges 95-300
+    // and 90-250
   }
 
   @Test
@@ -111,8 +124,10 @@ class BootstrapTest {
       if (g.low() <= Math.pow(0.8, 0.25) && Math.pow(0.8, 0.25) <= g.high()) hits++;
     }
     assertTrue(hits >= 90, "geometric-mean interval covered the truth " + hits + " of " + trials);
-    Ratio one = Bootstrap.geometricMean(List.of(new double[] {3, 3, 3}, new double[] {1, 1, 1}),
-        List.of(new double[] {1, 1, 1}, new double[] {3, 3, 3}));
+    Ratio one =
+        Bootstrap.geometricMean(
+            List.of(new double[] {3, 3, 3}, new double[] {1, 1, 1}),
+            List.of(new double[] {1, 1, 1}, new double[] {3, 3, 3}));
     assertEquals(1.0, one.value(), 1e-12, "3 and 1/3");
     assertFalse(one.clear());
   }

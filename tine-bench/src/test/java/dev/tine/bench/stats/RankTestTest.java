@@ -12,7 +12,11 @@ class RankTestTest {
   @Test
   void exactPValues() {
     double[] lo = {1, 2, 3, 4, 5}, hi = {6, 7, 8, 9, 10};
-    assertEquals(2.0 / 252, RankTest.mannWhitneyP(lo, hi), 1e-12, "complete separation of 5 and 5: 2 of C(10,5)");
+    assertEquals(
+        2.0 / 252,
+        RankTest.mannWhitneyP(lo, hi),
+        1e-12,
+        "complete separation of 5 and 5: 2 of C(10,5)");
     assertEquals(2.0 / 252, RankTest.mannWhitneyP(hi, lo), 1e-12);
     assertEquals(1.0, RankTest.mannWhitneyP(new double[] {1, 4}, new double[] {2, 3}), 1e-12);
     long total = 0;

@@ -1,4 +1,7 @@
-/** A user's module: tine-micrometer's descriptor brings dev.tine, dev.tine.executor and micrometer.core. */
+/**
+ * A user's module: tine-micrometer's descriptor brings dev.tine, dev.tine.executor and
+ * micrometer.core.
+ */
 module dev.tine.consumer {
   requires dev.tine.micrometer;
 }

@@ -10,7 +10,9 @@ import dev.tine.micrometer.WorkStealingPoolMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.concurrent.TimeUnit;
 
-/** Uses each library module's API; {@code args[0]}: "module" or "class", where it should be running. */
+/**
+ * Uses each library module's API; {@code args[0]}: "module" or "class", where it should be running.
+ */
 public final class Main {
   static final class Fib extends Task<Long> {
     final int n;
@@ -31,15 +33,22 @@ public final class Main {
   public static void main(String[] args) throws Exception {
     boolean modular = args[0].equals("module");
     check(Main.class.getModule().isNamed() == modular, "Main on the " + args[0] + " path");
-    check(WorkStealingPool.class.getModule().isNamed() == modular, "tine-core named iff on the module path");
+    check(
+        WorkStealingPool.class.getModule().isNamed() == modular,
+        "tine-core named iff on the module path");
     if (modular) {
       check(WorkStealingPool.class.getModule().getName().equals("dev.tine"), "module dev.tine");
-      check(MeasuredExecutor.class.getModule().getName().equals("dev.tine.executor"), "module dev.tine.executor");
-      check(WorkStealingPoolMetrics.class.getModule().getName().equals("dev.tine.micrometer"), "module dev.tine.micrometer");
+      check(
+          MeasuredExecutor.class.getModule().getName().equals("dev.tine.executor"),
+          "module dev.tine.executor");
+      check(
+          WorkStealingPoolMetrics.class.getModule().getName().equals("dev.tine.micrometer"),
+          "module dev.tine.micrometer");
     }
 
     SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    try (WorkStealingPool pool = WorkStealingPool.builder().name("consumer-fj").parallelism(2).build();
+    try (WorkStealingPool pool =
+            WorkStealingPool.builder().name("consumer-fj").parallelism(2).build();
         MeasuredExecutor io = MeasuredExecutor.builder().name("consumer-io").poolSize(2).build()) {
       new WorkStealingPoolMetrics(pool).bindTo(registry);
       ExecutorSnapshotMetrics.of(io).bindTo(registry);
@@ -54,18 +63,30 @@ public final class Main {
       // settle, the work-stealing pool's workers asleep and the executor's 5 tasks counted.
       ExecutorSnapshot s = io.snapshot();
       for (long end = System.nanoTime() + 10_000_000_000L;
-          (s.completed() < 5 || pool.sleepingWorkers() < pool.poolSize()) && System.nanoTime() < end; ) {
+          (s.completed() < 5 || pool.sleepingWorkers() < pool.poolSize())
+              && System.nanoTime() < end; ) {
         Thread.sleep(5);
         s = io.snapshot();
       }
-      double fjCompleted = registry.get("executor.completed").tag("name", "consumer-fj").functionCounter().count();
-      double ioCompleted = registry.get("executor.completed").tag("name", "consumer-io").functionCounter().count();
+      double fjCompleted =
+          registry.get("executor.completed").tag("name", "consumer-fj").functionCounter().count();
+      double ioCompleted =
+          registry.get("executor.completed").tag("name", "consumer-io").functionCounter().count();
       check(fib == 6765, "fib(20) = 6765, was " + fib);
-      check(fjCompleted == pool.stats().tasksExecuted() && fjCompleted > 1, "work-stealing completed " + fjCompleted);
+      check(
+          fjCompleted == pool.stats().tasksExecuted() && fjCompleted > 1,
+          "work-stealing completed " + fjCompleted);
       check(ioCompleted == 5 && s.completed() == 5, "measured completed " + ioCompleted);
       check(pool.mxBeanName() != null && io.mxBeanName() != null, "MXBeans registered");
-      System.out.printf("consumer on the %s path: fib(20) = %d; executor.completed %s=%.0f, %s=%.0f; %d meters%n",
-          args[0], fib, "consumer-fj", fjCompleted, "consumer-io", ioCompleted, registry.getMeters().size());
+      System.out.printf(
+          "consumer on the %s path: fib(20) = %d; executor.completed %s=%.0f, %s=%.0f; %d meters%n",
+          args[0],
+          fib,
+          "consumer-fj",
+          fjCompleted,
+          "consumer-io",
+          ioCompleted,
+          registry.getMeters().size());
     }
   }
 
