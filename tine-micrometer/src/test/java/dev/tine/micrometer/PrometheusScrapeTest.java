@@ -238,6 +238,53 @@ class PrometheusScrapeTest {
     }
   }
 
+  /**
+   * The third kind: a plain {@code ThreadPoolExecutor} measured from outside by a {@link
+   * dev.tine.executor.PoolMeter}, as the attach agent measures the pools of a running JVM (arrival
+   * counted at submission, a recorder per pool thread), bound with the builder under type "agent".
+   */
+  @Test
+  void aPoolMeasuredFromOutsideAsTheAgentDoes() throws Exception {
+    PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    dev.tine.executor.PoolMeter meter =
+        dev.tine.executor.PoolMeter.builder().name("jdbc").ownTicker(false).build();
+    java.util.concurrent.ThreadPoolExecutor tpe =
+        new java.util.concurrent.ThreadPoolExecutor(
+            2, 2, 0, TimeUnit.SECONDS, new java.util.concurrent.LinkedBlockingQueue<>());
+    ThreadLocal<dev.tine.executor.ThreadRecorder> recorders =
+        ThreadLocal.withInitial(meter::recorder);
+    try {
+      ExecutorSnapshotMetrics.builder("jdbc", "agent", meter, dev.tine.executor.PoolMeter::snapshot)
+          .window(dev.tine.executor.PoolMeter::windowSnapshot)
+          .poolCore(m -> tpe.getCorePoolSize())
+          .build()
+          .bindTo(registry);
+      int tasks = 25;
+      java.util.List<java.util.concurrent.Future<?>> fs = new java.util.ArrayList<>();
+      for (int i = 0; i < tasks; i++) {
+        long arrival = meter.arrive();
+        fs.add(
+            tpe.submit(() -> {
+              long start = System.nanoTime();
+              recorders.get().record(arrival, start, System.nanoTime(), false);
+            }));
+      }
+      meter.reject(); // as the agent counts a RejectedExecutionException
+      for (java.util.concurrent.Future<?> f : fs) {
+        f.get(60, TimeUnit.SECONDS);
+      }
+      meter.tick();
+      String text = registry.scrape();
+      Map<String, String> tags = Map.of("name", "jdbc", "type", "agent");
+      assertEquals(25.0, value(text, "executor_completed_tasks_total", tags));
+      assertEquals(1.0, value(text, "executor_rejected_tasks_total", tags));
+      assertEquals(2.0, value(text, "executor_pool_core_threads", tags));
+    } finally {
+      tpe.shutdown();
+      meter.close();
+    }
+  }
+
   @Test
   void theModuleIsNamed() {
     // Surefire runs these tests on the module path, patched into the module: its descriptor is
