@@ -49,8 +49,8 @@ import java.util.function.LongBinaryOperator;
  * <p><b>Why the join methods repeat themselves.</b> Each argument/result shape has its own copy of
  * the same dozen lines, differing only in the functional interface called and the primitive type
  * returned. One generic method would box the results or make the calls of {@code f} and {@code g}
- * megamorphic, the very costs this class exists to avoid. What can be shared (the slow paths at
- * the end) is.
+ * megamorphic, the very costs this class exists to avoid. What can be shared (the slow paths at the
+ * end) is.
  */
 public final class Scope {
   private final Worker worker;
