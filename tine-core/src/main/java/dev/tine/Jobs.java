@@ -1,6 +1,5 @@
 package dev.tine;
 
-import dev.tine.latent.LatentStack;
 import java.util.function.IntToLongFunction;
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
@@ -29,6 +28,45 @@ final class Jobs {
   static final int SCOPE_TO_OBJECT = SCOPE_TO_DOUBLE + 1;
 
   /**
+   * How many of the functional interfaces a join can record {@code fn} under it implements: a
+   * lambda or method reference implements one; a user's class may implement several.
+   */
+  static int kindsOf(Object fn) {
+    int n = 0;
+    n += fn instanceof IntToLongFunction ? 1 : 0;
+    n += fn instanceof LongSupplier ? 1 : 0;
+    n += fn instanceof Supplier<?> ? 1 : 0;
+    n += fn instanceof Runnable ? 1 : 0;
+    n += fn instanceof Scope.IntToLong ? 1 : 0;
+    n += fn instanceof Scope.LongToLong ? 1 : 0;
+    n += fn instanceof Scope.RangeToLong ? 1 : 0;
+    n += fn instanceof Scope.IntToDouble ? 1 : 0;
+    n += fn instanceof Scope.LongToDouble ? 1 : 0;
+    n += fn instanceof Scope.RangeToDouble ? 1 : 0;
+    n += fn instanceof Scope.IntTo<?> ? 1 : 0;
+    n += fn instanceof Scope.LongTo<?> ? 1 : 0;
+    n += fn instanceof Scope.RangeTo<?> ? 1 : 0;
+    n += fn instanceof Scope.RangeAction ? 1 : 0;
+    n += fn instanceof Scope.ToLong ? 1 : 0;
+    n += fn instanceof Scope.ToDouble ? 1 : 0;
+    n += fn instanceof Scope.To<?> ? 1 : 0;
+    n += fn instanceof Task<?> ? 1 : 0;
+    return n;
+  }
+
+  /**
+   * A function object stored in a latent slot in a wrapper, because it implements more than one
+   * join interface (see {@code Scope.itemFor}); a job unwraps it.
+   */
+  static final class Ambiguous {
+    final Object fn;
+
+    Ambiguous(Object fn) {
+      this.fn = fn;
+    }
+  }
+
+  /**
    * Runs a (function, argument) pair; a long result lands in {@link #longResult}, a double in
    * {@link #doubleResult}. A job runs only on a worker of its pool (it is never handed out).
    */
@@ -40,7 +78,7 @@ final class Jobs {
     double doubleResult;
 
     Job(Object fn, long arg, int kind) {
-      this.fn = fn;
+      this.fn = fn instanceof Ambiguous a ? a.fn : fn;
       this.arg = arg;
       this.kind = kind;
     }

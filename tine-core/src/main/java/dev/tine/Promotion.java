@@ -1,7 +1,5 @@
 package dev.tine;
 
-import dev.tine.latent.LatentStack;
-
 /**
  * Latent forks leaving the latent stack: promotion to the owner's deque, where thieves can take
  * them, and a primitive join taking its own entry back (reclaim). Owner-only code: every method
@@ -122,22 +120,11 @@ final class Promotion {
 
   /** Records the latent second half of a primitive join; returns its slot. */
   static int forkFunction(Worker w, Object fn, long arg, int kind) {
-    int slot = w.latent.pushFunction(fn, arg, kind);
-    if (w.recordStats) w.counters.latentForks++;
+    int slot = w.latent.pushFunction(fn, arg, kind); // not counted: see PoolStats
     if (w.stockDeque && w.deque.size() == 0) {
       offer(w);
     }
     return slot;
-  }
-
-  /** True (and the entry is dropped) if slot is the newest entry and still latent. */
-  static boolean reclaimInline(Worker w, int slot) {
-    if (w.latent.isTopLatent(slot)) {
-      w.latent.dropTop();
-      if (w.recordStats) w.counters.inlineJoins++;
-      return true;
-    }
-    return false;
   }
 
   /**
@@ -161,7 +148,6 @@ final class Promotion {
     }
     if (w.latent.isLatent(slot)) {
       w.latent.truncate(slot);
-      if (w.recordStats) w.counters.inlineJoins++;
       return null;
     }
     Object x = w.latent.item(slot);

@@ -1,7 +1,6 @@
 package dev.tine;
 
 import dev.tine.deque.WorkDeque;
-import dev.tine.latent.LatentStack;
 import java.util.function.BiFunction;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.LongBinaryOperator;
@@ -52,9 +51,8 @@ import java.util.function.LongBinaryOperator;
  * megamorphic, the very costs this class exists to avoid. What can be shared (the slow paths at the
  * end) is.
  */
-public final class Scope {
+public final class Scope extends LatentStack {
   private final Worker worker;
-  private final LatentStack stack;
   private final WorkDeque<Task<?>> deque;
   private final boolean latent;
 
@@ -63,7 +61,6 @@ public final class Scope {
 
   Scope(Worker worker) {
     this.worker = worker;
-    this.stack = worker.latent;
     this.deque = worker.deque;
     this.latent = worker.latentForks;
     this.stock = worker.stockDeque;
@@ -177,8 +174,7 @@ public final class Scope {
    * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_LONG);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_LONG);
@@ -194,7 +190,7 @@ public final class Scope {
       throw e;
     }
     long rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -209,8 +205,7 @@ public final class Scope {
    */
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_DOUBLE);
@@ -226,7 +221,7 @@ public final class Scope {
       throw e;
     }
     double rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -246,8 +241,7 @@ public final class Scope {
       IntTo<? extends B> g,
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_INT_TO_OBJECT);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_INT_TO_OBJECT);
@@ -263,7 +257,7 @@ public final class Scope {
       throw e;
     }
     B rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -277,8 +271,7 @@ public final class Scope {
    * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_LONG);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_LONG);
@@ -294,7 +287,7 @@ public final class Scope {
       throw e;
     }
     long rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -309,8 +302,7 @@ public final class Scope {
    */
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_DOUBLE);
@@ -326,7 +318,7 @@ public final class Scope {
       throw e;
     }
     double rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -346,8 +338,7 @@ public final class Scope {
       LongTo<? extends B> g,
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, b, Jobs.SCOPE_LONG_TO_OBJECT);
@@ -363,7 +354,7 @@ public final class Scope {
       throw e;
     }
     B rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, b);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -384,8 +375,7 @@ public final class Scope {
       int bLo,
       int bHi,
       LongBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_LONG);
@@ -401,7 +391,7 @@ public final class Scope {
       throw e;
     }
     long rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, bLo, bHi);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -422,8 +412,7 @@ public final class Scope {
       int bLo,
       int bHi,
       DoubleBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_DOUBLE);
@@ -440,7 +429,7 @@ public final class Scope {
       throw e;
     }
     double rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, bLo, bHi);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -462,8 +451,7 @@ public final class Scope {
       int bLo,
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_TO_OBJECT);
@@ -479,7 +467,7 @@ public final class Scope {
       throw e;
     }
     B rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = g.apply(this, bLo, bHi);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -493,8 +481,7 @@ public final class Scope {
    * parallel only if it is promoted while {@code f} runs (see the class comment).
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(g, range(bLo, bHi), Jobs.SCOPE_RANGE_ACTION);
@@ -515,7 +502,7 @@ public final class Scope {
       abandon(slot);
       throw e;
     }
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       g.run(this, bLo, bHi);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -534,8 +521,7 @@ public final class Scope {
    * stack, so it escapes); {@code a} is called directly and need not be allocated.
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_LONG);
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_LONG);
@@ -551,7 +537,7 @@ public final class Scope {
       throw e;
     }
     long rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = b.apply(this);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -567,8 +553,7 @@ public final class Scope {
    * stack, so it escapes); {@code a} is called directly and need not be allocated.
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_DOUBLE);
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_DOUBLE);
@@ -584,7 +569,7 @@ public final class Scope {
       throw e;
     }
     double rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = b.apply(this);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -597,8 +582,7 @@ public final class Scope {
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
-    LatentStack st = stack;
-    int slot = st.tryPushFunction(b, 0L, Jobs.SCOPE_TO_OBJECT);
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         Jobs.Job job = eager(b, 0L, Jobs.SCOPE_TO_OBJECT);
@@ -614,7 +598,7 @@ public final class Scope {
       throw e;
     }
     B rb;
-    if (st.tryPopFunction(slot)) {
+    if (tryPopFunction(slot)) {
       rb = b.apply(this);
     } else {
       Jobs.Job job = reclaim(slot);
@@ -650,16 +634,59 @@ public final class Scope {
   }
 
   /**
-   * The push needed the latent stack's slow path ({@code slot < 0}: nothing recorded yet), or the
-   * deque is empty and should be stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
+   * The fork of a join made through {@link Tine}'s static methods, once they have looked up the
+   * worker: the scope join's fast push, else its slow path. Returns the entry's slot, for {@link
+   * #tryPopFunction}.
+   */
+  int fork(Object g, long arg, int kind) {
+    int slot = tryPushFunction(g, arg);
+    if (slot < 0 || (stock && deque.size() == 0)) {
+      slot = forkSlow(slot, g, arg, kind);
+    }
+    return slot;
+  }
+
+  /**
+   * The fast push failed ({@code slot < 0}: nothing recorded yet; the slot held another function,
+   * or the stack needs {@link LatentStack}'s slow path), or the deque is empty and should be
+   * stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
    */
   private int forkSlow(int slot, Object g, long arg, int kind) {
-    checkOwner();
     if (slot < 0) {
-      return Promotion.forkFunction(worker, g, arg, kind); // records, then offers
+      Object item = itemFor(g); // may allocate: before any store
+      slot = tryPushNewFunction(item, arg, kind);
+      if (slot < 0) {
+        checkOwner();
+        return Promotion.forkFunction(worker, item, arg, kind); // records, then offers
+      }
+      if (!(stock && deque.size() == 0)) {
+        return slot;
+      }
     }
+    checkOwner();
     Promotion.offer(worker);
     return slot;
+  }
+
+  /** The last function class found to implement only one of the join interfaces. */
+  private Class<?> singleKindClass;
+
+  /**
+   * What to store for function {@code g}: {@code g} itself, or a wrapper if {@code g} implements
+   * more than one of the functional interfaces that joins record. The fast push matches the raw
+   * function and trusts the kind stored with it, so an object that could be pushed with two kinds
+   * must never sit in a slot raw (see {@link LatentStack#tryPushFunction}).
+   */
+  private Object itemFor(Object g) {
+    Class<?> c = g.getClass();
+    if (c == singleKindClass) {
+      return g;
+    }
+    if (Jobs.kindsOf(g) > 1) {
+      return new Jobs.Ambiguous(g);
+    }
+    singleKindClass = c;
+    return g;
   }
 
   /** The second half is not the newest latent entry: it was promoted (or a join was cut short). */

@@ -1,7 +1,6 @@
 package dev.tine;
 
 import dev.tine.deque.WorkDeque;
-import dev.tine.latent.LatentStack;
 
 /**
  * Looking for work outside the worker's own queues: the pool's external queue, then the other

@@ -46,12 +46,14 @@ public final class Tine {
    */
   public static long joinLong(
       IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
-    // Kept small so that C2 inlines it into the caller, where f, g and combine are constants.
+    // Kept small so that C2 inlines it into the caller, where f, g and combine are constants. The
+    // fork and the inline join are the scope join's (Scope.fork): after the thread lookup, the same
+    // cost.
     Worker w = Worker.currentLatent();
     if (w == null) {
       return joinLongElsewhere(f, a, g, b, combine);
     }
-    int slot = Promotion.forkFunction(w, g, b, Jobs.INT_TO_LONG);
+    int slot = w.scope.fork(g, b, Jobs.INT_TO_LONG);
     long ra;
     try {
       ra = f.applyAsLong(a);
@@ -59,7 +61,7 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    long rb = Promotion.reclaimInline(w, slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
+    long rb = w.scope.tryPopFunction(slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
     return combine.applyAsLong(ra, rb);
   }
 
@@ -104,7 +106,7 @@ public final class Tine {
       }
       return combine.applyAsLong(ra, job.joinLong());
     }
-    int slot = Promotion.forkFunction(w, b, 0, Jobs.LONG_SUPPLIER);
+    int slot = w.scope.fork(b, 0, Jobs.LONG_SUPPLIER);
     long ra;
     try {
       ra = a.getAsLong();
@@ -113,7 +115,7 @@ public final class Tine {
       throw e;
     }
     long rb;
-    if (Promotion.reclaimInline(w, slot)) {
+    if (w.scope.tryPopFunction(slot)) {
       rb = b.getAsLong();
     } else {
       Jobs.Job job = Promotion.reclaim(w, slot);
@@ -145,7 +147,7 @@ public final class Tine {
       }
       return combine.apply(ra, (B) job.join());
     }
-    int slot = Promotion.forkFunction(w, b, 0, Jobs.SUPPLIER);
+    int slot = w.scope.fork(b, 0, Jobs.SUPPLIER);
     A ra;
     try {
       ra = a.get();
@@ -154,7 +156,7 @@ public final class Tine {
       throw e;
     }
     B rb;
-    if (Promotion.reclaimInline(w, slot)) {
+    if (w.scope.tryPopFunction(slot)) {
       rb = b.get();
     } else {
       Jobs.Job job = Promotion.reclaim(w, slot);
@@ -185,14 +187,14 @@ public final class Tine {
       job.join();
       return;
     }
-    int slot = Promotion.forkFunction(w, b, 0, Jobs.RUNNABLE);
+    int slot = w.scope.fork(b, 0, Jobs.RUNNABLE);
     try {
       a.run();
     } catch (Throwable e) {
       abandon(w, slot);
       throw e;
     }
-    if (Promotion.reclaimInline(w, slot)) {
+    if (w.scope.tryPopFunction(slot)) {
       b.run();
     } else {
       Jobs.Job job = Promotion.reclaim(w, slot);

@@ -46,7 +46,7 @@ import javax.management.ObjectName;
  *   <tr><th>file</th><th>what</th></tr>
  *   <tr><td>{@code deque/WorkDeque}</td><td>each worker's Chase–Lev deque: the owner pushes and
  *       pops at the top (LIFO), thieves take the oldest at the base with one CAS</td></tr>
- *   <tr><td>{@code latent/LatentStack}</td><td>each worker's latent forks: recorded with plain
+ *   <tr><td>{@link LatentStack}</td><td>each worker's latent forks: recorded with plain
  *       stores, invisible to thieves until promoted; claims by idle workers while the owner is
  *       blocked</td></tr>
  *   <tr><td>{@link Worker}</td><td>the run loop and forking; rules for errors inside the
@@ -624,9 +624,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /** shutdownNow's claims: a task is cancelled as itself; a primitive join's half as a job. */
-  private static final dev.tine.latent.LatentStack.Promoter CANCEL_CLAIMED =
-      (item, arg, kind) ->
-          kind == dev.tine.latent.LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
+  private static final LatentStack.Promoter CANCEL_CLAIMED =
+      (item, arg, kind) -> kind == LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
 
   private static void drained(Task<?> t, List<Runnable> unstarted) {
     if (t.cancel() && t instanceof Adapters.Submitted s) {

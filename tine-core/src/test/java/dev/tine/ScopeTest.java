@@ -352,6 +352,52 @@ class ScopeTest {
     }
   }
 
+  /** A user's class that is two join functions at once (the two methods are overloads). */
+  static final class IntAndLong implements Scope.IntToLong, Scope.LongToLong {
+    @Override
+    public long apply(Scope s, int x) {
+      return x;
+    }
+
+    @Override
+    public long apply(Scope s, long x) {
+      return -x;
+    }
+  }
+
+  /**
+   * A join records its second half with the kind of the interface it was passed as, and a promoter
+   * calls that interface. The fast push trusts the kind stored with a raw function, so an object
+   * with two join interfaces must never sit in a slot raw: here it is pushed as a {@code
+   * LongToLong} and then, at the same slot, as an {@code IntToLong}; what a promoter would make of
+   * the second entry must call the {@code int} version. (With the object stored raw, the second
+   * push takes the fast path and the entry keeps the first kind: the promoted half returns -5.)
+   */
+  @Test
+  void aFunctionWithTwoJoinInterfacesIsPromotedAsTheOneItWasPassedAs() {
+    IntAndLong both = new IntAndLong();
+    long[] promoted = {Long.MIN_VALUE};
+    Scope.IntToLong inspect =
+        (s, x) -> {
+          int slot = s.top() - 1; // the second join's entry, the newest latent one
+          Jobs.Job job = new Jobs.Job(s.item(slot), s.arg(slot), s.kind(slot));
+          job.compute(); // what a thief would run had it been promoted
+          promoted[0] = job.longResult;
+          return 0;
+        };
+    Scope.LongToLong id = (s, y) -> y;
+    Scope.IntToLong inner =
+        (s, x) ->
+            s.joinLong(id, 1L, (Scope.LongToLong) both, 2L, Long::sum)
+                + s.joinLong(inspect, 0, (Scope.IntToLong) both, 5, Long::sum);
+    Scope.IntToLong zero = (s, x) -> 0L;
+    try (WorkStealingPool pool = pool(1, false)) {
+      long r = pool.invoke(s -> s.joinLong(inner, 0, zero, 0, Long::sum));
+      assertEquals(1 - 2 + 0 + 5, r);
+      assertEquals(5, promoted[0], "the entry would have been promoted as a LongToLong");
+    }
+  }
+
   @Test
   void scopeCurrentInsideATaskIsTheRunningWorkersScope() {
     try (WorkStealingPool pool = pool(2, false)) {

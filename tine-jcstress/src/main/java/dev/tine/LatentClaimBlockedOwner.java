@@ -3,7 +3,6 @@ package dev.tine;
 import static org.openjdk.jcstress.annotations.Expect.ACCEPTABLE;
 import static org.openjdk.jcstress.annotations.Expect.FORBIDDEN;
 
-import dev.tine.latent.LatentStack;
 import java.util.concurrent.locks.LockSupport;
 import org.openjdk.jcstress.annotations.Actor;
 import org.openjdk.jcstress.annotations.Description;

@@ -1,4 +1,4 @@
-package dev.tine.latent;
+package dev.tine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;

@@ -1,4 +1,4 @@
-package dev.tine.latent;
+package dev.tine;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -72,13 +72,16 @@ import java.lang.invoke.VarHandle;
  * fall back over dead slots (a primitive join's placeholder is not dead: its joiner still reads
  * it), and a rotation halves arrays that are mostly unused.
  *
- * <p>Public only so the runtime's packages can share it; the module does not export it.
+ * <p>{@link Scope} extends it: each worker's scope is its latent stack, so a scope join reaches
+ * {@code top} and the arrays without a dependent load through another object (the measurements are
+ * in the latent-forks design note). Package-private, so none of this is part of {@code Scope}'s
+ * public face.
  */
-public final class LatentStack {
-  public static final int KIND_TASK = 0;
+class LatentStack {
+  static final int KIND_TASK = 0;
 
   /** Primitive-join kinds: which functional interface the item is; assigned by the runtime. */
-  public static final int KIND_FIRST_FUNCTION = 1;
+  static final int KIND_FIRST_FUNCTION = 1;
 
   static final int ROTATE_EVERY = 1 << 16;
 
@@ -107,7 +110,7 @@ public final class LatentStack {
   private volatile int claim;
 
   /** What a claimer turns a claimed entry into: the task itself, or a job for a function. */
-  public interface Promoter {
+  interface Promoter {
     Object promote(Object item, long arg, int kind);
   }
 
@@ -115,7 +118,7 @@ public final class LatentStack {
   // Owner: push
 
   /** Records a task fork; returns its slot. */
-  public int pushTask(Object task) {
+  final int pushTask(Object task) {
     int t = prepare();
     items[t] = task;
     kinds[t] = KIND_TASK;
@@ -124,7 +127,7 @@ public final class LatentStack {
   }
 
   /** Records a primitive join's latent half; returns its slot. */
-  public int pushFunction(Object fn, long arg, int kind) {
+  final int pushFunction(Object fn, long arg, int kind) {
     int t = prepare();
     items[t] = fn;
     args[t] = arg;
@@ -134,31 +137,44 @@ public final class LatentStack {
   }
 
   /**
-   * The scope join's push: like {@link #pushFunction}, but it stores the function only if the slot
-   * holds another object (a join site forks the same function again and again, so the slot usually
-   * holds it already: no reference store, hence no GC write barrier) and does not count towards
-   * rotation unless it stored one. Returns -1, having changed nothing, when the push needs {@link
-   * #prepare}'s slow path (an empty latent range, a full array); the caller then uses {@link
-   * #pushFunction}. A push onto a non-empty stack needs no claim check (see {@link #prepare}).
-   * Calls nothing.
+   * The scope join's fast push: records {@code arg} in the top slot if that slot already holds
+   * {@code fn} (a join site forks the same function again and again, and a scope pop leaves its
+   * function in place), and returns the slot. It stores no reference (so no GC write barrier) and
+   * not the kind either: the slot's kind was stored with {@code fn}, and a function that reaches a
+   * slot raw has one kind only (see {@link #tryPushNewFunction}). Returns -1, having changed
+   * nothing, when the slot holds another object or the push needs {@link #prepare}'s slow path (an
+   * empty latent range, a full array). A push onto a non-empty stack needs no claim check (see
+   * {@link #prepare}). Calls nothing.
    */
-  public int tryPushFunction(Object fn, long arg, int kind) {
+  final int tryPushFunction(Object fn, long arg) {
     int t = top;
     Object[] it = items;
-    if (t == bottom || t == it.length) {
+    if (t == bottom || t == it.length || it[t] != fn) {
       return -1;
     }
-    if (it[t] != fn) {
-      if (++pushes >= ROTATE_EVERY) {
-        return -1; // a reference store: let the slow path rotate, to keep the array young
-      }
-      it[t] = fn;
-    }
     args[t] = arg;
-    byte[] k = kinds;
-    if (k[t] != kind) {
-      k[t] = (byte) kind;
+    top = t + 1;
+    return t;
+  }
+
+  /**
+   * The scope join's storing push, when {@link #tryPushFunction} found another object in the slot:
+   * stores {@code item} and its kind, and counts towards rotation. {@code item} is the function, or
+   * a wrapper for a function object that implements more than one of the scope's function
+   * interfaces (the caller decides): the fast push matches the raw function only, so a slot whose
+   * item is the raw function always holds that function's one kind. Returns -1, having changed
+   * nothing, when the push needs {@link #prepare}'s slow path. Calls nothing.
+   */
+  final int tryPushNewFunction(Object item, long arg, int kind) {
+    int t = top;
+    Object[] it = items;
+    if (t == bottom || t == it.length || pushes + 1 >= ROTATE_EVERY) {
+      return -1; // rotation due: let the slow path rotate, to keep the array young
     }
+    pushes++;
+    it[t] = item;
+    args[t] = arg;
+    kinds[t] = (byte) kind;
     top = t + 1;
     return t;
   }
@@ -168,7 +184,7 @@ public final class LatentStack {
    * its function in the array above {@code top}, where nothing reads it: the next push there finds
    * it and skips the store) and returns true. Calls nothing but the claim check.
    */
-  public boolean tryPopFunction(int slot) {
+  final boolean tryPopFunction(int slot) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -253,14 +269,14 @@ public final class LatentStack {
   // ---------------------------------------------------------------------------------------------
   // Owner: read and pop
 
-  public int top() {
+  final int top() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     return top;
   }
 
-  public int bottom() {
+  final int bottom() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -268,7 +284,7 @@ public final class LatentStack {
   }
 
   /** True if slot {@code i} is still latent (not promoted or claimed). */
-  public boolean isLatent(int i) {
+  final boolean isLatent(int i) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -279,12 +295,12 @@ public final class LatentStack {
    * Number of latent entries, right after another operation checked for claims (no blocking in
    * between, so none can have happened).
    */
-  public int sizeChecked() {
+  final int sizeChecked() {
     return top - bottom;
   }
 
   /** Number of latent entries. */
-  public int size() {
+  final int size() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -292,7 +308,7 @@ public final class LatentStack {
   }
 
   /** The newest latent entry's item if it is a task, else null. */
-  public Object peekTask() {
+  final Object peekTask() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -300,28 +316,20 @@ public final class LatentStack {
     return t >= bottom && kinds[t] == KIND_TASK ? items[t] : null;
   }
 
-  /** True if {@code slot} is the newest entry and still latent: the primitive join's fast path. */
-  public boolean isTopLatent(int slot) {
-    if ((int) CLAIM.getOpaque(this) != OPEN) {
-      reconcile();
-    }
-    return top == slot + 1 && slot >= bottom;
-  }
-
-  public Object item(int i) {
+  final Object item(int i) {
     return items[i];
   }
 
-  public long arg(int i) {
+  final long arg(int i) {
     return args[i];
   }
 
-  public int kind(int i) {
+  final int kind(int i) {
     return kinds[i];
   }
 
   /** Drops the newest entry, which is latent (the caller checked). Calls nothing. */
-  public void dropTop() {
+  final void dropTop() {
     dropPeekedTask();
   }
 
@@ -329,7 +337,7 @@ public final class LatentStack {
    * Drops every slot at or above {@code i} (the joiner of slot {@code i} took it back). Slots below
    * {@code bottom} that are dropped are promoted placeholders already consumed. Calls nothing.
    */
-  public void truncate(int i) {
+  final void truncate(int i) {
     for (int k = i; k < top; k++) {
       items[k] = null;
     }
@@ -343,14 +351,14 @@ public final class LatentStack {
    * Drops the newest entry, a task the caller has just seen with {@link #peekTask} (no blocking in
    * between, so no claim can have happened: claims wait for the owner to block). Calls nothing.
    */
-  public void dropPeekedTask() {
+  final void dropPeekedTask() {
     int t = top - 1;
     items[t] = null;
     top = t;
   }
 
   /** Removes and returns the newest latent entry's item if it is a task; else null. */
-  public Object popTask() {
+  final Object popTask() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -368,7 +376,7 @@ public final class LatentStack {
    * The slot of the oldest latent entry, or -1 if none; nothing changes until {@link
    * #commitOldest}.
    */
-  public int oldest() {
+  final int oldest() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -380,13 +388,13 @@ public final class LatentStack {
    * range. {@code placeholder} is the job a primitive-join entry became (its joiner finds it here),
    * or null for a task, whose slot becomes dead. Calls nothing.
    */
-  public void commitOldest(int b, Object placeholder) {
+  final void commitOldest(int b, Object placeholder) {
     items[b] = placeholder;
     bottom = b + 1;
   }
 
   /** Owner, with no frame of a join above it (the worker's run loop): forget every slot. */
-  public void clearAll() {
+  final void clearAll() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -394,12 +402,12 @@ public final class LatentStack {
   }
 
   /** Array capacity (for tests). */
-  public int capacity() {
+  final int capacity() {
     return items.length;
   }
 
   /** True if {@code x} is one of the latent entries (linear; for rare operations only). */
-  public boolean containsLatent(Object x) {
+  final boolean containsLatent(Object x) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
@@ -440,7 +448,7 @@ public final class LatentStack {
    * A racy hint, for any thread: the owner may have latent entries. A true answer is only worth
    * checking with {@link #claimOldest}.
    */
-  public boolean mayHaveEntries() {
+  final boolean mayHaveEntries() {
     return top > bottom;
   }
 
@@ -450,7 +458,7 @@ public final class LatentStack {
    * comment for the protocol. The claimed task is no longer latent for the owner, who finds it gone
    * (a task) or finds the job in its slot (a primitive join).
    */
-  public Object claimOldest(Thread owner, Promoter promoter) {
+  final Object claimOldest(Thread owner, Promoter promoter) {
     int c = claim;
     if (c == CLAIMING || !CLAIM.compareAndSet(this, c, CLAIMING)) {
       return null;
@@ -475,7 +483,7 @@ public final class LatentStack {
   }
 
   /** Whether blocked owners' entries may be claimed on this JVM (see the class comment). */
-  public static boolean claimsSupported() {
+  static boolean claimsSupported() {
     return ClaimSupport.SUPPORTED;
   }
 
