@@ -141,7 +141,22 @@ public abstract class Task<V> implements Future<V> {
   public final V join() {
     int s = status;
     if (s >= 0) {
-      s = awaitJoin();
+      try {
+        s = awaitJoin();
+      } catch (Throwable e) {
+        // Thrown inside the runtime's join (at awaitJoin's entry, say), before this task's own
+        // try: record the task in case it is still our unstarted fork, so that the fork is not
+        // left behind its failed join (see Worker.pendingIfLeft). Plain stores only (currentThread
+        // is an intrinsic when compiled): a call here would overflow like the one that failed.
+        if (Thread.currentThread() instanceof Worker w && w.pendingCount < Worker.PENDING_MAX) {
+          int n = w.pendingCount;
+          w.pendingTasks[n] = this;
+          w.pendingErrors[n] = e;
+          w.pendingIfLeft[n] = true;
+          w.pendingCount = n + 1;
+        }
+        throw e;
+      }
     }
     return report(s);
   }
@@ -171,14 +186,26 @@ public abstract class Task<V> implements Future<V> {
       WorkStealingPool.commonPool().invoke(new InvokeAllTask(new Task<?>[] {a, b}));
       return;
     }
-    b.fork();
-    int sa = a.doExec(w);
-    if (sa >= 0) {
-      sa = a.awaitJoin();
-    }
-    int sb = b.status;
-    if (sb >= 0) {
-      sb = b.awaitJoin();
+    int sa, sb;
+    try {
+      b.fork();
+      sa = a.doExec(w);
+      if (sa >= 0) {
+        sa = a.awaitJoin();
+      }
+      sb = b.status;
+      if (sb >= 0) {
+        sb = b.awaitJoin();
+      }
+    } catch (Throwable e) { // inside the runtime (a call's entry), not thrown by a or b
+      int n = w.pendingCount; // b must not be left behind (Worker.pendingIfLeft)
+      if (n < Worker.PENDING_MAX) {
+        w.pendingTasks[n] = b;
+        w.pendingErrors[n] = e;
+        w.pendingIfLeft[n] = true;
+        w.pendingCount = n + 1;
+      }
+      throw e;
     }
     a.reportIfAbnormal(sa);
     b.reportIfAbnormal(sb);
@@ -197,17 +224,27 @@ public abstract class Task<V> implements Future<V> {
       WorkStealingPool.commonPool().invoke(new InvokeAllTask(tasks.clone()));
       return;
     }
-    for (int i = tasks.length - 1; i >= 1; i--) {
-      tasks[i].fork(); // push in reverse so the owner pops tasks[1] first and thieves take the last
-    }
-    int s0 = tasks[0].doExec(w);
-    if (s0 >= 0) {
-      s0 = tasks[0].awaitJoin();
-    }
-    for (int i = 1; i < tasks.length; i++) {
-      if (tasks[i].status >= 0) {
-        tasks[i].awaitJoin();
+    try {
+      for (int i = tasks.length - 1; i >= 1; i--) {
+        tasks[i].fork(); // push in reverse so the owner pops tasks[1] first, thieves the last
       }
+      int s0 = tasks[0].doExec(w);
+      if (s0 >= 0) {
+        tasks[0].awaitJoin();
+      }
+      for (int i = 1; i < tasks.length; i++) {
+        if (tasks[i].status >= 0) {
+          tasks[i].awaitJoin();
+        }
+      }
+    } catch (Throwable e) { // inside the runtime (a call's entry), not thrown by a task
+      for (int i = 1, n; i < tasks.length && (n = w.pendingCount) < Worker.PENDING_MAX; i++) {
+        w.pendingTasks[n] = tasks[i]; // Worker.pendingIfLeft
+        w.pendingErrors[n] = e;
+        w.pendingIfLeft[n] = true;
+        w.pendingCount = n + 1;
+      }
+      throw e;
     }
     for (Task<?> t : tasks) {
       t.reportIfAbnormal(t.status);
@@ -381,6 +418,7 @@ public abstract class Task<V> implements Future<V> {
           int n = w.pendingCount;
           w.pendingTasks[n] = this;
           w.pendingErrors[n] = ex;
+          w.pendingIfLeft[n] = false;
           w.pendingCount = n + 1;
           w.completePending(); // may overflow again: then a shallower frame finishes the job
         } else {
@@ -410,6 +448,7 @@ public abstract class Task<V> implements Future<V> {
         int n = w.pendingCount;
         w.pendingTasks[n] = this;
         w.pendingErrors[n] = ex;
+        w.pendingIfLeft[n] = false;
         w.pendingCount = n + 1;
         w.completePending(); // may overflow again: then a shallower frame finishes the job
       } else {

@@ -20,7 +20,7 @@ import dev.tine.stats.WorkerCounters;
  * status is cleared, as the JDK's pool does.
  *
  * <p><b>Errors inside the runtime.</b> A {@link StackOverflowError} can strike at any call the
- * runtime makes, deep in a user's recursion. Three rules keep every task accounted for:
+ * runtime makes, deep in a user's recursion. Four rules keep every task accounted for:
  *
  * <ol>
  *   <li>The deque and the latent stack change state only in call-free commits (see their notes).
@@ -31,6 +31,9 @@ import dev.tine.stats.WorkerCounters;
  *   <li>A task whose completion itself overflows is recorded in {@link #pendingTasks} and completed
  *       from a shallower frame: the next handler up, a join's slow path, or the run loop ({@link
  *       #completePending}).
+ *   <li>A fork is never left behind its failed join: {@code fork()} returns once the task is
+ *       recorded, and a join stopped by an error inside the runtime records its task so that the
+ *       pending list fails it if it is still ours and unstarted ({@link #pendingIfLeft}).
  * </ol>
  *
  * Optional work (promotions, wake-ups, counters) that an overflow cuts short is just skipped.
@@ -96,6 +99,22 @@ final class Worker extends Thread {
   final Task<?>[] pendingTasks = new Task<?>[PENDING_MAX];
 
   final Throwable[] pendingErrors = new Throwable[PENDING_MAX];
+
+  /**
+   * Pending entries recorded by a join (or an {@code invokeAll}) that an error stopped inside the
+   * runtime before the joined task's own {@code try}: {@link #completePending} fails such a task
+   * with the error only if it is then still this worker's unstarted fork (in hand, latent, or the
+   * newest in the deque), like a task whose {@code compute} overflowed at its entry.
+   *
+   * <p>Invariant: <b>an overflow never leaves a fork behind its failed join.</b> A fork left in our
+   * queues after its joiner's frame is gone is an orphan that a helping join or the run loop runs
+   * later; in a recursion that overflows, that run overflows at the same point and leaves an orphan
+   * of the same shape, so a helping join at a fixed depth ran them forever (the OverflowTest
+   * wedge). The record is plain stores in the handler, which calls nothing (a call there overflows
+   * just like the one that failed); the ownership check is made later, from a shallower frame.
+   */
+  final boolean[] pendingIfLeft = new boolean[PENDING_MAX];
+
   int pendingCount;
 
   /** Hunger this worker added to the pool's count from a join and has not taken back yet. */
@@ -247,13 +266,22 @@ final class Worker extends Thread {
   void completePending() {
     int n = pendingCount;
     for (int i = 0; i < n; i++) {
-      pendingTasks[i].completeFailed(pendingErrors[i]);
+      Task<?> t = pendingTasks[i];
+      if (!pendingIfLeft[i] || (t.status() >= 0 && holdsUnstarted(t))) {
+        t.completeFailed(pendingErrors[i]);
+      }
     }
     for (int i = 0; i < n; i++) {
       pendingTasks[i] = null;
       pendingErrors[i] = null;
+      pendingIfLeft[i] = false;
     }
     pendingCount = 0;
+  }
+
+  /** True if {@code t} is still unstarted in this worker's hand or queues (owner only). */
+  private boolean holdsUnstarted(Task<?> t) {
+    return inHand == t || latent.containsLatent(t) || deque.peek() == t;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -263,10 +291,15 @@ final class Worker extends Thread {
   void fork(Task<?> t) {
     if (latentForks && t.isFresh()) {
       latent.pushTask(t); // an error here: nothing recorded, and fork() throws
-      t.setLatent();
-      if (recordStats) counters.latentForks++;
-      if (stockDeque && deque.size() == 0) {
-        Promotion.offer(this);
+      try {
+        t.setLatent();
+        if (recordStats) counters.latentForks++;
+        if (stockDeque && deque.size() == 0) {
+          Promotion.offer(this);
+        }
+      } catch (StackOverflowError | OutOfMemoryError e) {
+        // The fork is recorded, so fork() must return: a caller that saw it throw would never
+        // join the task (see pendingIfLeft). Without the LATENT bit it is an ordinary entry.
       }
     } else {
       push(t);
@@ -286,7 +319,12 @@ final class Worker extends Thread {
   /** Owner only: an eager fork. */
   void push(Task<?> t) {
     if (recordStats) counters.forks++;
-    signalIfFirst(deque.push(t));
+    int before = deque.push(t); // an error here: nothing pushed, and fork() throws
+    try {
+      signalIfFirst(before);
+    } catch (StackOverflowError | OutOfMemoryError e) {
+      // pushed, so fork() must return (see fork); the wake-up is optional
+    }
   }
 
   /** Owner only: push on the deque (a split of a lazy loop) and wake a thief if needed. */
