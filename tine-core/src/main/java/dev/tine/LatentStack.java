@@ -106,6 +106,14 @@ class LatentStack {
   private int top;
   private int pushes;
 
+  /**
+   * Every slot at or above this has never held a function since the last {@link #clearAll}: a bound
+   * on where scope pops may have left functions, so that clearing them costs what the recursion
+   * used, not the array's capacity. Raised by the function-storing pushes (not the fast push, which
+   * stores no reference).
+   */
+  private int functionsBelow;
+
   /** OPEN, CLAIMING (a claimer is taking entries) or CLAIMED (entries were taken; owner resets). */
   private volatile int claim;
 
@@ -129,6 +137,9 @@ class LatentStack {
   /** Records a primitive join's latent half; returns its slot. */
   final int pushFunction(Object fn, long arg, int kind) {
     int t = prepare();
+    if (t >= functionsBelow) {
+      functionsBelow = t + 1;
+    }
     items[t] = fn;
     args[t] = arg;
     kinds[t] = (byte) kind;
@@ -172,6 +183,9 @@ class LatentStack {
       return -1; // rotation due: let the slow path rotate, to keep the array young
     }
     pushes++;
+    if (t >= functionsBelow) {
+      functionsBelow = t + 1;
+    }
     it[t] = item;
     args[t] = arg;
     kinds[t] = (byte) kind;
@@ -393,12 +407,26 @@ class LatentStack {
     bottom = b + 1;
   }
 
-  /** Owner, with no frame of a join above it (the worker's run loop): forget every slot. */
+  /**
+   * Owner, with no frame of a join above it (the worker's run loop, going idle): forget every slot,
+   * including the functions that scope pops leave above {@code top}. Left there, a closure half and
+   * whatever it captures would stay reachable from an idle worker for as long as the pool lives.
+   * Calls nothing but the claim check.
+   */
   final void clearAll() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     truncate(0);
+    Object[] it = items;
+    int n = functionsBelow; // no call here (see "Errors inside")
+    if (n > it.length) {
+      n = it.length;
+    }
+    for (int i = n - 1; i >= 0; i--) {
+      it[i] = null;
+    }
+    functionsBelow = 0;
   }
 
   /** Array capacity (for tests). */

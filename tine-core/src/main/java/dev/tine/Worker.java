@@ -196,9 +196,10 @@ final class Worker extends Thread {
         if (idleRounds++ == 0) {
           idleStart = System.nanoTime();
           pool.addHungry(1); // busy workers promote latent forks while someone is hungry
-          if (latent.top() != 0) {
-            latent.clearAll(); // dead slots of joins abandoned by an error; no join frame is left
-          }
+          // No join frame is left: drop dead slots of joins abandoned by an error, and the
+          // functions
+          // scope pops left behind (a closure must not stay reachable from an idle worker).
+          latent.clearAll();
         }
         if (idleRounds <= SPIN_ROUNDS) {
           for (int i = 0; i < SPIN_PAUSES; i++) {

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -396,6 +397,35 @@ class ScopeTest {
       assertEquals(1 - 2 + 0 + 5, r);
       assertEquals(5, promoted[0], "the entry would have been promoted as a LongToLong");
     }
+  }
+
+  /**
+   * A scope pop leaves its function in the slot, for the next push there to skip the store. A
+   * closure half and what it captures must not stay reachable from the worker once it is idle (with
+   * the functions left in place, the payload below stays reachable for the pool's life).
+   */
+  @Test
+  void aClosureHalfIsNotKeptAliveByAnIdleWorker() throws Exception {
+    try (WorkStealingPool pool = pool(1, false)) {
+      WeakReference<byte[]> payload = runClosureJoins(pool);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+      while (payload.get() != null && System.nanoTime() < deadline) {
+        System.gc();
+        Thread.sleep(20);
+      }
+      assertTrue(payload.get() == null, "the idle worker still holds the closure's payload");
+    }
+  }
+
+  /** Joins whose second halves capture a payload; returns a weak reference to it. */
+  private static WeakReference<byte[]> runClosureJoins(WorkStealingPool pool) {
+    byte[] data = new byte[1 << 20];
+    data[7] = 7;
+    Scope.ToLong second = t -> data[7];
+    Scope.IntToLong inner = (s, x) -> s.joinLong(t -> 1L, second, Long::sum);
+    Scope.IntToLong zero = (s, x) -> 0L;
+    assertEquals((Object) 8L, pool.invoke(s -> s.joinLong(inner, 0, zero, 0, Long::sum)));
+    return new WeakReference<>(data);
   }
 
   @Test
