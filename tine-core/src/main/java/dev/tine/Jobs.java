@@ -28,29 +28,38 @@ final class Jobs {
   static final int SCOPE_TO_OBJECT = SCOPE_TO_DOUBLE + 1;
 
   /**
-   * How many of the functional interfaces a join can record {@code fn} under it implements: a
-   * lambda or method reference implements one; a user's class may implement several.
+   * Per class: whether its instances have at most one join kind, that is, implement at most one of
+   * the functional interfaces a join can record them under (a lambda or method reference implements
+   * one; a user's class may implement several).
    */
-  static int kindsOf(Object fn) {
+  static final ClassValue<Boolean> SINGLE_KIND =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          return kindsOf(c) <= 1;
+        }
+      };
+
+  private static int kindsOf(Class<?> c) {
     int n = 0;
-    n += fn instanceof IntToLongFunction ? 1 : 0;
-    n += fn instanceof LongSupplier ? 1 : 0;
-    n += fn instanceof Supplier<?> ? 1 : 0;
-    n += fn instanceof Runnable ? 1 : 0;
-    n += fn instanceof Scope.IntToLong ? 1 : 0;
-    n += fn instanceof Scope.LongToLong ? 1 : 0;
-    n += fn instanceof Scope.RangeToLong ? 1 : 0;
-    n += fn instanceof Scope.IntToDouble ? 1 : 0;
-    n += fn instanceof Scope.LongToDouble ? 1 : 0;
-    n += fn instanceof Scope.RangeToDouble ? 1 : 0;
-    n += fn instanceof Scope.IntTo<?> ? 1 : 0;
-    n += fn instanceof Scope.LongTo<?> ? 1 : 0;
-    n += fn instanceof Scope.RangeTo<?> ? 1 : 0;
-    n += fn instanceof Scope.RangeAction ? 1 : 0;
-    n += fn instanceof Scope.ToLong ? 1 : 0;
-    n += fn instanceof Scope.ToDouble ? 1 : 0;
-    n += fn instanceof Scope.To<?> ? 1 : 0;
-    n += fn instanceof Task<?> ? 1 : 0;
+    n += IntToLongFunction.class.isAssignableFrom(c) ? 1 : 0;
+    n += LongSupplier.class.isAssignableFrom(c) ? 1 : 0;
+    n += Supplier.class.isAssignableFrom(c) ? 1 : 0;
+    n += Runnable.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.IntToLong.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.LongToLong.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.RangeToLong.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.IntToDouble.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.LongToDouble.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.RangeToDouble.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.IntTo.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.LongTo.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.RangeTo.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.RangeAction.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.ToLong.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.ToDouble.class.isAssignableFrom(c) ? 1 : 0;
+    n += Scope.To.class.isAssignableFrom(c) ? 1 : 0;
+    n += Task.class.isAssignableFrom(c) ? 1 : 0;
     return n;
   }
 

@@ -10,9 +10,9 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Entries {@code [bottom, top)} are latent; {@code bottom} rises as entries are promoted. An
  * entry is either a task ({@link #KIND_TASK}) or a primitive join's second half: a function object
- * in {@code items} and its argument in {@code args} (the kind says which functional interface).
- * Once a primitive-join entry is promoted, its slot (below {@code bottom}) holds the job task that
- * carries it, for the joiner to pick up.
+ * (or a {@code Jobs.Ambiguous} wrapper around one) in {@code items} and its argument in {@code
+ * args} (the kind says which functional interface). Once a primitive-join entry is promoted, its
+ * slot (below {@code bottom}) holds the job task that carries it, for the joiner to pick up.
  *
  * <h2>Who touches it</h2>
  *
@@ -114,6 +114,12 @@ class LatentStack {
    */
   private int functionsBelow;
 
+  /**
+   * The last function class found to have one join kind ({@code Scope.itemFor}); forgotten by
+   * {@link #clearAll}, so an idle worker pins no user class.
+   */
+  Class<?> singleKindClass;
+
   /** OPEN, CLAIMING (a claimer is taking entries) or CLAIMED (entries were taken; owner resets). */
   private volatile int claim;
 
@@ -153,14 +159,15 @@ class LatentStack {
    * function in place), and returns the slot. It stores no reference (so no GC write barrier) and
    * not the kind either: the slot's kind was stored with {@code fn}, and a function that reaches a
    * slot raw has one kind only (see {@link #tryPushNewFunction}). Returns -1, having changed
-   * nothing, when the slot holds another object or the push needs {@link #prepare}'s slow path (an
-   * empty latent range, a full array). A push onto a non-empty stack needs no claim check (see
-   * {@link #prepare}). Calls nothing.
+   * nothing, when the slot holds another object (or {@code fn} is null) or the push needs {@link
+   * #prepare}'s slow path (an empty latent range, a full array). A push onto a non-empty stack
+   * needs no claim check (see {@link #prepare}). Calls nothing.
    */
   final int tryPushFunction(Object fn, long arg) {
     int t = top;
     Object[] it = items;
-    if (t == bottom || t == it.length || it[t] != fn) {
+    // fn == null: an empty slot holds null with a stale kind; the slow path throws the NPE.
+    if (t == bottom || t == it.length || it[t] != fn || fn == null) {
       return -1;
     }
     args[t] = arg;
@@ -411,7 +418,7 @@ class LatentStack {
    * Owner, with no frame of a join above it (the worker's run loop, going idle): forget every slot,
    * including the functions that scope pops leave above {@code top}. Left there, a closure half and
    * whatever it captures would stay reachable from an idle worker for as long as the pool lives.
-   * Calls nothing but the claim check.
+   * Calls nothing but the claim check and {@link #truncate}, before its own stores.
    */
   final void clearAll() {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
@@ -427,6 +434,7 @@ class LatentStack {
       it[i] = null;
     }
     functionsBelow = 0;
+    singleKindClass = null;
   }
 
   /** Array capacity (for tests). */

@@ -10,20 +10,21 @@ import java.util.List;
  * each worker thread's whole life (-1 where the JVM does not provide them; BLOCKED/WAITING times
  * need {@link WorkStealingPool.Builder#threadContentionMonitoring(boolean)}).
  *
- * <p>Definitions: <b>forks</b> calls of {@code fork()} and second halves of {@link Tine} joins,
- * latent or eager; <b>localPops</b> tasks a worker took back from its own deque or latent stack
- * outside an inline join; <b>steals</b> tasks taken from another worker's deque;
- * <b>failedSteals</b> sweeps over all deques that found nothing; <b>joins</b> joins by workers of
- * incomplete tasks; <b>joinsHelped</b> of those, the ones whose target was not in the joiner's own
- * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least once;
- * <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work;
- * <b>latentForks</b> {@code Task} forks recorded latent; <b>promotions</b> latent forks (tasks,
- * primitive and scope joins' second halves, loop halves) moved to a deque; <b>promotedStolen</b> of
- * those, the ones a thief took; <b>inlineJoins</b> joins of a never-promoted {@code Task} fork, run
- * by a direct call (included in joins and in tasks executed). A primitive or scope join ({@link
- * Tine#joinLong}, {@link Scope}) that is never promoted is not counted anywhere: it costs about a
- * call, and a counter would be a good part of that; <b>claims</b> latent forks taken from a worker
- * that was blocked outside Tine (a latch, a queue, a timed get), which its owner could not promote.
+ * <p>Definitions: <b>forks</b> calls of {@code fork()}, latent or eager, and second halves of
+ * primitive joins forked eagerly (an {@code eagerForks(true)} pool); <b>localPops</b> tasks a
+ * worker took back from its own deque or latent stack outside an inline join; <b>steals</b> tasks
+ * taken from another worker's deque; <b>failedSteals</b> sweeps over all deques that found nothing;
+ * <b>joins</b> joins by workers of incomplete tasks; <b>joinsHelped</b> of those, the ones whose
+ * target was not in the joiner's own deque, so it had to help; <b>joinsBlocked</b> of those, the
+ * ones that had to block at least once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b>
+ * time spent looking for work; <b>latentForks</b> {@code Task} forks recorded latent;
+ * <b>promotions</b> latent forks (tasks, primitive and scope joins' second halves, loop halves)
+ * moved to a deque; <b>promotedStolen</b> of those, the ones a thief took; <b>inlineJoins</b> joins
+ * of a never-promoted {@code Task} fork, run by a direct call (included in joins and in tasks
+ * executed). A primitive or scope join ({@link Tine#joinLong}, {@link Scope}) that is never
+ * promoted is not counted anywhere: it costs about a call, and a counter would be a good part of
+ * that; <b>claims</b> latent forks taken from a worker that was blocked outside Tine (a latch, a
+ * queue, a timed get), which its owner could not promote.
  */
 public final class PoolStats {
   private final String poolName;

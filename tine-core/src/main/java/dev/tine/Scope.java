@@ -668,25 +668,23 @@ public final class Scope extends LatentStack {
     return slot;
   }
 
-  /** The last function class found to implement only one of the join interfaces. */
-  private Class<?> singleKindClass;
-
   /**
    * What to store for function {@code g}: {@code g} itself, or a wrapper if {@code g} implements
    * more than one of the functional interfaces that joins record. The fast push matches the raw
    * function and trusts the kind stored with it, so an object that could be pushed with two kinds
-   * must never sit in a slot raw (see {@link LatentStack#tryPushFunction}).
+   * must never sit in a slot raw (see {@link LatentStack#tryPushFunction}). Throws {@code
+   * NullPointerException} for a null {@code g}, before anything is recorded.
    */
   private Object itemFor(Object g) {
-    Class<?> c = g.getClass();
+    Class<?> c = g.getClass(); // a null g throws here, before anything is recorded
     if (c == singleKindClass) {
+      return g; // the common case: one class at a join site (a closure's, a method reference's)
+    }
+    if (Jobs.SINGLE_KIND.get(c)) {
+      singleKindClass = c;
       return g;
     }
-    if (Jobs.kindsOf(g) > 1) {
-      return new Jobs.Ambiguous(g);
-    }
-    singleKindClass = c;
-    return g;
+    return new Jobs.Ambiguous(g);
   }
 
   /** The second half is not the newest latent entry: it was promoted (or a join was cut short). */

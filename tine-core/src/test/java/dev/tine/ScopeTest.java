@@ -428,6 +428,36 @@ class ScopeTest {
     return new WeakReference<>(data);
   }
 
+  /**
+   * A null second half is a {@code NullPointerException} at the join, before the first half runs
+   * and before anything is recorded. An empty slot holds null with a stale kind, so a fast push
+   * that matched null would record the half as a task entry: the first half would run and the
+   * failure would surface later, elsewhere (an {@code IllegalStateException} from a helping join).
+   */
+  @Test
+  void aNullSecondHalfIsANullPointerExceptionBeforeTheFirstHalfRuns() {
+    AtomicInteger firstRan = new AtomicInteger();
+    Scope.IntToLong first =
+        (s, x) -> {
+          firstRan.incrementAndGet();
+          return 0;
+        };
+    Scope.IntToLong inner = (s, x) -> s.joinLong(first, 0, (Scope.IntToLong) null, 5, Long::sum);
+    Scope.IntToLong zero = (s, x) -> 0L;
+    try (WorkStealingPool pool = pool(1, false)) {
+      Throwable e =
+          assertThrows(
+              Throwable.class, () -> pool.invoke(s -> s.joinLong(inner, 0, zero, 0, Long::sum)));
+      Throwable root = e;
+      while (root.getCause() != null && root.getCause() != root) {
+        root = root.getCause();
+      }
+      assertEquals(NullPointerException.class, root.getClass(), "got " + e);
+      assertEquals(0, firstRan.get(), "the first half ran before the null was noticed");
+      assertEquals((Object) 3L, pool.invoke(s -> s.joinLong(zero, 0, (t, y) -> 3L, 0, Long::sum)));
+    }
+  }
+
   @Test
   void scopeCurrentInsideATaskIsTheRunningWorkersScope() {
     try (WorkStealingPool pool = pool(2, false)) {

@@ -48,7 +48,7 @@ public final class WorkerCounters {
   public long parks;
   public long idleNanos;
 
-  /** Forks recorded latent, and primitive joins' second halves. */
+  /** {@code Task} forks recorded latent (unpromoted primitive and scope joins are not counted). */
   public long latentForks;
 
   /** Latent entries moved to the deque. */
