@@ -97,6 +97,47 @@ public class JoinBench {
     return latentNoStats.invoke(new Fib.TineEvery(N));
   }
 
+  /**
+   * Seed 000's program 2 with {@code fork()} and {@code join()} replaced by a direct call of the
+   * forked task's computation, the task still allocated and published (a plain static store, so
+   * that escape analysis cannot remove it, as the latent stack's store cannot be removed): what the
+   * task objects, the boxed result and the calls cost with no scheduling at all. {@code
+   * taskForkJoinLatent} minus this is what the runtime adds per fork and join.
+   */
+  @Benchmark
+  @OperationsPerInvocation(JOINS)
+  public long taskObjectsNoScheduling() {
+    sink = new Object[1]; // young for the whole tree, like the latent stack's rotated arrays
+    return new ObjectsOnly(N).run();
+  }
+
+  static Object[] sink;
+
+  /** The task shape of {@code Fib.TineEvery}, never forked. */
+  static final class ObjectsOnly extends Task<Long> {
+    final int n;
+
+    ObjectsOnly(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      return run(n);
+    }
+
+    long run() {
+      return run(n);
+    }
+
+    static long run(int n) {
+      if (n <= 1) return n;
+      ObjectsOnly f1 = new ObjectsOnly(n - 2);
+      sink[0] = f1; // escapes, as a fork's store into the latent stack makes it
+      return run(n - 1) + f1.compute();
+    }
+  }
+
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long taskForkJoinEager() {
