@@ -4,10 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -111,22 +107,8 @@ class InterpretedOverflowTest {
   @ValueSource(ints = {1, 2})
   void everyForkCompletesWhenOverflowsHitTheRuntimesCalls(int p)
       throws IOException, InterruptedException {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                java.toString(),
-                "-Xint",
-                "-Xss1m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                InterpretedOverflowTest.class.getName(),
-                String.valueOf(p)));
-    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(proc.waitFor(120, TimeUnit.SECONDS), "child JVM finished");
-    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertEquals(0, proc.exitValue(), out);
-    String last = out.substring(out.lastIndexOf('\n') + 1);
+    String out = InterpretedChild.run(InterpretedOverflowTest.class, String.valueOf(p));
+    String last = InterpretedChild.lastLine(out);
     assertTrue(last.startsWith("forks "), out);
     String[] w = last.split(" ");
     assertTrue(Integer.parseInt(w[1]) > 500, "enough forks to matter: " + last);

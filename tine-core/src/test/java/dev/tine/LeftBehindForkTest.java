@@ -4,12 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.TreeMap;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -155,23 +150,9 @@ class LeftBehindForkTest {
   @CsvSource({"1, false", "1, true"})
   void anOverflowInsideForkOrJoinLeavesNoForkBehind(int p, boolean eager)
       throws IOException, InterruptedException {
-    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-    List<String> cmd =
-        new ArrayList<>(
-            List.of(
-                java.toString(),
-                "-Xint",
-                "-Xss1m",
-                "-cp",
-                System.getProperty("java.class.path"),
-                LeftBehindForkTest.class.getName(),
-                String.valueOf(p),
-                String.valueOf(eager)));
-    Process proc = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-    assertTrue(proc.waitFor(120, TimeUnit.SECONDS), "child JVM finished");
-    String out = new String(proc.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-    assertEquals(0, proc.exitValue(), out);
-    String last = out.substring(out.lastIndexOf('\n') + 1);
+    String out =
+        InterpretedChild.run(LeftBehindForkTest.class, String.valueOf(p), String.valueOf(eager));
+    String last = InterpretedChild.lastLine(out);
     assertTrue(last.startsWith("probes "), out);
     String[] w = last.split(" ");
     assertTrue(Integer.parseInt(w[3]) >= 10, "enough overflows inside fork and join: " + out);
