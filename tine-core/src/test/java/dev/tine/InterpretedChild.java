@@ -41,6 +41,31 @@ final class InterpretedChild {
     return out;
   }
 
+  /**
+   * A sweep's probe: recurse {@code n} frames, then fork and join {@code k} frames further down.
+   */
+  interface Pad {
+    long at(int n, int k);
+  }
+
+  /**
+   * Runs {@code pad(d, k)} as a task for the {@code depths} depths from {@code deepest} down and
+   * every {@code k} in {@code [0, maxK]}, each overflow delivered to us: the overflow then strikes
+   * every call of the fork and join paths in turn.
+   */
+  static void sweep(WorkStealingPool pool, int deepest, int depths, int maxK, Pad pad) {
+    for (int d = deepest; d > deepest - depths; d--) {
+      for (int k = 0; k <= maxK; k++) {
+        int dd = d, kk = k;
+        try {
+          pool.invoke(Task.of(() -> pad.at(dd, kk)));
+        } catch (StackOverflowError e) {
+          // delivered
+        }
+      }
+    }
+  }
+
   static String lastLine(String out) {
     return out.substring(out.lastIndexOf('\n') + 1);
   }

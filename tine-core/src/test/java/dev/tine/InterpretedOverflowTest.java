@@ -74,16 +74,7 @@ class InterpretedOverflowTest {
           break;
         }
       }
-      for (int d = n; d > n - 6; d--) {
-        for (int k = 0; k <= 120; k++) {
-          int dd = d, kk = k;
-          try {
-            pool.invoke(Task.of(() -> pad(dd, kk)));
-          } catch (StackOverflowError e) {
-            // delivered
-          }
-        }
-      }
+      InterpretedChild.sweep(pool, n, 6, 120, InterpretedOverflowTest::pad);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
       int lost;
       do {

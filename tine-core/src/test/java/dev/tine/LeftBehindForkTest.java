@@ -108,16 +108,7 @@ class LeftBehindForkTest {
           }
         }
       }
-      for (int d = n; d > n - 3; d--) {
-        for (int k = 0; k <= 80; k++) {
-          int dd = d, kk = k;
-          try {
-            pool.invoke(Task.of(() -> pad(dd, kk)));
-          } catch (StackOverflowError e) {
-            // delivered
-          }
-        }
-      }
+      InterpretedChild.sweep(pool, n, 3, 80, LeftBehindForkTest::pad);
       for (int i = 0; i < 20; i++) { // the run loop runs what was left behind before these
         pool.invoke(Task.of(() -> 1L));
       }
