@@ -143,13 +143,7 @@ class LatentStack {
   /** Records a primitive join's latent half; returns its slot. */
   final int pushFunction(Object fn, long arg, int kind) {
     int t = prepare();
-    if (t >= functionsBelow) {
-      functionsBelow = t + 1;
-    }
-    items[t] = fn;
-    args[t] = arg;
-    kinds[t] = (byte) kind;
-    top = t + 1;
+    commitFunction(t, fn, arg, kind);
     return t;
   }
 
@@ -181,7 +175,7 @@ class LatentStack {
    * a wrapper for a function object that implements more than one of the scope's function
    * interfaces (the caller decides): the fast push matches the raw function only, so a slot whose
    * item is the raw function always holds that function's one kind. Returns -1, having changed
-   * nothing, when the push needs {@link #prepare}'s slow path. Calls nothing.
+   * nothing, when the push needs {@link #prepare}'s slow path. Calls only its commit.
    */
   final int tryPushNewFunction(Object item, long arg, int kind) {
     int t = top;
@@ -189,15 +183,23 @@ class LatentStack {
     if (t == bottom || t == it.length || pushes + 1 >= ROTATE_EVERY) {
       return -1; // rotation due: let the slow path rotate, to keep the array young
     }
-    pushes++;
+    pushes++; // counted even if an error stops the commit's call: harmless, rotation comes early
+    commitFunction(t, item, arg, kind);
+    return t;
+  }
+
+  /**
+   * A function push's commit at slot {@code t}: stores only (an error at this call's entry leaves
+   * the stack as it was; see "Errors inside").
+   */
+  private void commitFunction(int t, Object item, long arg, int kind) {
     if (t >= functionsBelow) {
       functionsBelow = t + 1;
     }
-    it[t] = item;
+    items[t] = item;
     args[t] = arg;
     kinds[t] = (byte) kind;
     top = t + 1;
-    return t;
   }
 
   /**
