@@ -197,8 +197,8 @@ final class Worker extends Thread {
           idleStart = System.nanoTime();
           pool.addHungry(1); // busy workers promote latent forks while someone is hungry
           // No join frame is left: drop dead slots of joins abandoned by an error, and the
-          // functions
-          // scope pops left behind (a closure must not stay reachable from an idle worker).
+          // functions scope pops left behind (a closure must not stay reachable from an idle
+          // worker).
           latent.clearAll();
         }
         if (idleRounds <= SPIN_ROUNDS) {
