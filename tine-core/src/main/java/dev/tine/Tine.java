@@ -61,13 +61,13 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    long rb = w.scope.tryPopFunction(slot) ? g.applyAsLong(b) : secondHalf(w, slot, g, b);
-    return combine.applyAsLong(ra, rb);
-  }
-
-  private static long secondHalf(Worker w, int slot, IntToLongFunction g, int b) {
-    Jobs.Job job = Promotion.reclaim(w, slot);
-    return job == null ? g.applyAsLong(b) : job.joinLong();
+    if (!w.scope.tryPopFunction(slot)) {
+      Jobs.Job job = Promotion.reclaim(w, slot); // null: taken back unstarted, so run it here
+      if (job != null) {
+        return combine.applyAsLong(ra, job.joinLong());
+      }
+    }
+    return combine.applyAsLong(ra, g.applyAsLong(b)); // g's one call site (see Scope's comment)
   }
 
   /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
@@ -96,15 +96,7 @@ public final class Tine {
       return outside(() -> joinLong(a, b, combine));
     }
     if (!w.latentForks) {
-      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.LONG_SUPPLIER);
-      long ra;
-      try {
-        ra = a.getAsLong();
-      } catch (Throwable e) {
-        awaitQuietly(job);
-        throw e;
-      }
-      return combine.applyAsLong(ra, job.joinLong());
+      return joinEagerly(w, a, b, combine);
     }
     int slot = w.scope.fork(b, 0, Jobs.LONG_SUPPLIER);
     long ra;
@@ -114,14 +106,26 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    long rb;
-    if (w.scope.tryPopFunction(slot)) {
-      rb = b.getAsLong();
-    } else {
+    if (!w.scope.tryPopFunction(slot)) {
       Jobs.Job job = Promotion.reclaim(w, slot);
-      rb = job == null ? b.getAsLong() : job.joinLong();
+      if (job != null) {
+        return combine.applyAsLong(ra, job.joinLong());
+      }
     }
-    return combine.applyAsLong(ra, rb);
+    return combine.applyAsLong(ra, b.getAsLong());
+  }
+
+  private static long joinEagerly(
+      Worker w, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+    Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.LONG_SUPPLIER);
+    long ra;
+    try {
+      ra = a.getAsLong();
+    } catch (Throwable e) {
+      awaitQuietly(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
   }
 
   /**
@@ -137,15 +141,7 @@ public final class Tine {
       return WorkStealingPool.commonPool().invoke(Task.of(() -> join(a, b, combine)));
     }
     if (!w.latentForks) {
-      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.SUPPLIER);
-      A ra;
-      try {
-        ra = a.get();
-      } catch (Throwable e) {
-        awaitQuietly(job);
-        throw e;
-      }
-      return combine.apply(ra, (B) job.join());
+      return joinEagerly(w, a, b, combine);
     }
     int slot = w.scope.fork(b, 0, Jobs.SUPPLIER);
     A ra;
@@ -155,14 +151,30 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    B rb;
-    if (w.scope.tryPopFunction(slot)) {
-      rb = b.get();
-    } else {
+    if (!w.scope.tryPopFunction(slot)) {
       Jobs.Job job = Promotion.reclaim(w, slot);
-      rb = job == null ? b.get() : (B) job.join();
+      if (job != null) {
+        return combine.apply(ra, (B) job.join());
+      }
     }
-    return combine.apply(ra, rb);
+    return combine.apply(ra, b.get());
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <A, B, R> R joinEagerly(
+      Worker w,
+      Supplier<? extends A> a,
+      Supplier<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.SUPPLIER);
+    A ra;
+    try {
+      ra = a.get();
+    } catch (Throwable e) {
+      awaitQuietly(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
   }
 
   /** Runs {@code a} and {@code b}, {@code b} in parallel only if it is promoted meanwhile. */
@@ -177,14 +189,7 @@ public final class Tine {
       return;
     }
     if (!w.latentForks) {
-      Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.RUNNABLE);
-      try {
-        a.run();
-      } catch (Throwable e) {
-        awaitQuietly(job);
-        throw e;
-      }
-      job.join();
+      joinEagerly(w, a, b);
       return;
     }
     int slot = w.scope.fork(b, 0, Jobs.RUNNABLE);
@@ -194,16 +199,25 @@ public final class Tine {
       abandon(w, slot);
       throw e;
     }
-    if (w.scope.tryPopFunction(slot)) {
-      b.run();
-    } else {
+    if (!w.scope.tryPopFunction(slot)) {
       Jobs.Job job = Promotion.reclaim(w, slot);
-      if (job == null) {
-        b.run();
-      } else {
+      if (job != null) {
         job.join();
+        return;
       }
     }
+    b.run();
+  }
+
+  private static void joinEagerly(Worker w, Runnable a, Runnable b) {
+    Jobs.Job job = Promotion.forkJobEagerly(w, b, 0, Jobs.RUNNABLE);
+    try {
+      a.run();
+    } catch (Throwable e) {
+      awaitQuietly(job);
+      throw e;
+    }
+    job.join();
   }
 
   /**
