@@ -44,7 +44,7 @@ final class HelpingJoin {
    */
   static int awaitJoin(Worker w, Task<?> task, long deadline) {
     // (0) The newest latent fork is the target: never promoted, so a direct call.
-    if (w.latentForks && w.latent.peekTask() == task) {
+    if (w.latent.isNewest(task)) { // an eager pool's latent stack is empty
       if (w.recordStats) w.counters.inlineJoins++;
       return task.execLatent(w);
     }

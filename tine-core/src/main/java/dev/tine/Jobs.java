@@ -59,6 +59,8 @@ final class Jobs {
     n += Scope.ToLong.class.isAssignableFrom(c) ? 1 : 0;
     n += Scope.ToDouble.class.isAssignableFrom(c) ? 1 : 0;
     n += Scope.To.class.isAssignableFrom(c) ? 1 : 0;
+    // A task counts: the latent stack tells task entries by their item being a Task, so a task
+    // that is also a join function must be recorded wrapped (ScopeTest.aTaskPassedAsAJoin...).
     n += Task.class.isAssignableFrom(c) ? 1 : 0;
     return n;
   }

@@ -9,10 +9,14 @@ import java.lang.invoke.VarHandle;
  * deque when some worker is hungry.
  *
  * <p>Entries {@code [bottom, top)} are latent; {@code bottom} rises as entries are promoted. An
- * entry is either a task ({@link #KIND_TASK}) or a primitive join's second half: a function object
- * (or a {@code Jobs.Ambiguous} wrapper around one) in {@code items} and its argument in {@code
- * args} (the kind says which functional interface). Once a primitive-join entry is promoted, its
- * slot (below {@code bottom}) holds the job task that carries it, for the joiner to pick up.
+ * entry is either a task (its item is the {@link Task}; no kind byte is stored for it) or a
+ * primitive join's second half: a function object (or a {@code Jobs.Ambiguous} wrapper around one)
+ * in {@code items}, its argument in {@code args} and its kind (which functional interface) in
+ * {@code kinds}. A function item is never a {@code Task}: {@code Scope.itemFor} wraps any object
+ * with more than one join kind, and being a task counts as one ({@code Jobs.SINGLE_KIND}), so "the
+ * item is a task" is what tells the two apart ({@link #kind}). Once a primitive-join entry is
+ * promoted, its slot (below {@code bottom}) holds the job task that carries it, for the joiner to
+ * pick up.
  *
  * <h2>Who touches it</h2>
  *
@@ -131,11 +135,13 @@ class LatentStack {
   // ---------------------------------------------------------------------------------------------
   // Owner: push
 
-  /** Records a task fork; returns its slot. */
-  final int pushTask(Object task) {
+  /**
+   * Records a task fork; returns its slot. No kind is stored: an entry whose item is a {@link Task}
+   * is a task entry (see {@link #kind}), so the slot's byte may be a function's stale kind.
+   */
+  final int pushTask(Task<?> task) {
     int t = prepare();
     items[t] = task;
-    kinds[t] = KIND_TASK;
     top = t + 1;
     return t;
   }
@@ -330,13 +336,13 @@ class LatentStack {
     return top - bottom;
   }
 
-  /** The newest latent entry's item if it is a task, else null. */
-  final Object peekTask() {
+  /** True if {@code task} is the newest latent entry. */
+  final boolean isNewest(Task<?> task) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     int t = top - 1;
-    return t >= bottom && kinds[t] == KIND_TASK ? items[t] : null;
+    return t >= bottom && items[t] == task;
   }
 
   final Object item(int i) {
@@ -347,8 +353,12 @@ class LatentStack {
     return args[i];
   }
 
+  /**
+   * Slot {@code i}'s kind: {@link #KIND_TASK} if its item is a task (a task push stores no kind),
+   * else the kind stored with the function.
+   */
   final int kind(int i) {
-    return kinds[i];
+    return items[i] instanceof Task ? KIND_TASK : kinds[i];
   }
 
   /** Drops the newest entry, which is latent (the caller checked). Calls nothing. */
@@ -371,7 +381,7 @@ class LatentStack {
   }
 
   /**
-   * Drops the newest entry, a task the caller has just seen with {@link #peekTask} (no blocking in
+   * Drops the newest entry, a task the caller has just seen with {@link #isNewest} (no blocking in
    * between, so no claim can have happened: claims wait for the owner to block). Calls nothing.
    */
   final void dropPeekedTask() {
@@ -386,10 +396,10 @@ class LatentStack {
       reconcile();
     }
     int t = top - 1;
-    if (t < bottom || kinds[t] != KIND_TASK) {
+    Object x;
+    if (t < bottom || !((x = items[t]) instanceof Task)) {
       return null;
     }
-    Object x = items[t];
     items[t] = null;
     top = t;
     return x;
@@ -445,12 +455,12 @@ class LatentStack {
   }
 
   /** True if {@code x} is one of the latent entries (linear; for rare operations only). */
-  final boolean containsLatent(Object x) {
+  final boolean containsLatent(Task<?> x) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
     for (int i = bottom; i < top; i++) {
-      if (items[i] == x && kinds[i] == KIND_TASK) {
+      if (items[i] == x) {
         return true;
       }
     }
@@ -507,7 +517,7 @@ class LatentStack {
       Thread.State st = owner.getState();
       int b = bottom;
       if ((st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING) && b < top) {
-        int kind = kinds[b];
+        int kind = kind(b);
         Object made = promoter.promote(items[b], args[b], kind); // may allocate: before any store
         items[b] = kind == KIND_TASK ? null : made; // the commit: stores only
         bottom = b + 1;

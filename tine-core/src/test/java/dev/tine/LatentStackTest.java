@@ -5,10 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.locks.LockSupport;
 import org.junit.jupiter.api.Test;
 
 /** The owner-side bookkeeping of latent forks: slots, promotion holes, growth and shrinking. */
 class LatentStackTest {
+
+  private static Task<?> task() {
+    return Task.of(() -> null);
+  }
 
   /**
    * A worker that promotes its oldest fork at the stack's low point and then joins everything (the
@@ -18,9 +23,9 @@ class LatentStackTest {
   @Test
   void promotionsDoNotMakeTheStackCreepOrGrow() {
     LatentStack s = new LatentStack();
-    Object a0 = new Object();
+    Task<?> a0 = task();
     for (int round = 0; round < 1_000_000; round++) {
-      Object a = new Object(), b = new Object(), c = new Object();
+      Task<?> a = task(), b = task(), c = task();
       s.pushTask(a);
       int oldest = s.oldest(); // promote a: its slot becomes a dead hole
       s.commitOldest(oldest, null);
@@ -38,7 +43,7 @@ class LatentStackTest {
   @Test
   void aDeepStackGrowsAndShrinksBackAtRotation() {
     LatentStack s = new LatentStack();
-    Object x = new Object();
+    Task<?> x = task();
     for (int i = 0; i < 100_000; i++) s.pushTask(x);
     assertTrue(s.capacity() >= 100_000);
     for (int i = 0; i < 100_000; i++) assertSame(x, s.popTask());
@@ -56,7 +61,8 @@ class LatentStackTest {
   @Test
   void aPromotedPlaceholderKeepsItsSlot() {
     LatentStack s = new LatentStack();
-    Object fn = new Object(), job = new Object(), t = new Object();
+    Object fn = new Object(), job = new Object();
+    Task<?> t = task();
     int slot = s.pushFunction(fn, 7L, LatentStack.KIND_FIRST_FUNCTION);
     assertEquals(slot, s.oldest());
     s.commitOldest(slot, job);
@@ -70,5 +76,42 @@ class LatentStackTest {
     assertSame(job, s.item(slot));
     s.truncate(slot);
     assertEquals(0, s.top());
+  }
+
+  /**
+   * A task push stores no kind byte: a task entry is one whose item is a task. A task pushed where
+   * a scope pop left a function (and that function's kind byte) must still be read, promoted and
+   * claimed as a task; read by the stale byte, a promoter would wrap it in a job for a function.
+   */
+  @Test
+  void aTaskPushedOverAFunctionsKindIsStillATask() throws Exception {
+    LatentStack s = new LatentStack();
+    Object fn = new Object();
+    s.pushTask(task()); // a non-empty stack, so the next pushes take the usual path
+    int slot = s.pushFunction(fn, 7L, LatentStack.KIND_FIRST_FUNCTION);
+    assertTrue(s.tryPopFunction(slot)); // leaves fn and its kind in the slot, above top
+    Task<?> t = task();
+    assertEquals(slot, s.pushTask(t));
+    assertEquals(LatentStack.KIND_TASK, s.kind(slot));
+    s.commitOldest(s.oldest(), null); // the first task promoted: t is now the oldest
+
+    Thread owner = new Thread(LockSupport::park);
+    owner.setDaemon(true);
+    owner.start();
+    while (owner.getState() != Thread.State.WAITING) {
+      Thread.onSpinWait();
+    }
+    int[] seen = {-1};
+    Object made =
+        s.claimOldest(
+            owner,
+            (item, arg, kind) -> {
+              seen[0] = kind;
+              return item;
+            });
+    LockSupport.unpark(owner);
+    owner.join();
+    assertSame(t, made, "claimed");
+    assertEquals(LatentStack.KIND_TASK, seen[0], "the claimer saw the entry as a task");
   }
 }

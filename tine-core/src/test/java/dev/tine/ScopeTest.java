@@ -400,6 +400,49 @@ class ScopeTest {
   }
 
   /**
+   * The latent stack tells a task entry from a function entry by whether the item is a {@code Task}
+   * (a task push stores no kind). A user's task class that is also a join function must therefore
+   * be recorded wrapped when it is passed as a function: raw, a promoter would take the entry for a
+   * task and run its {@code compute()} instead of the function (the promoted half returns -1 here).
+   */
+  @Test
+  void aTaskPassedAsAJoinFunctionIsPromotedAsTheFunction() {
+    TaskAndFunction both = new TaskAndFunction();
+    long[] promoted = {Long.MIN_VALUE};
+    Scope.IntToLong inspect =
+        (s, x) -> {
+          int slot = s.top() - 1; // the join's entry, the newest latent one
+          // What promotions and claims make of an entry: the task itself, or a job for a function.
+          int kind = s.kind(slot);
+          if (kind == LatentStack.KIND_TASK) {
+            promoted[0] = ((TaskAndFunction) s.item(slot)).compute();
+          } else {
+            Jobs.Job job = new Jobs.Job(s.item(slot), s.arg(slot), kind);
+            job.compute(); // what a thief would run had it been promoted
+            promoted[0] = job.longResult;
+          }
+          return 0;
+        };
+    try (WorkStealingPool pool = pool(1, false)) {
+      long r = pool.invoke(s -> s.joinLong(inspect, 0, both, 5, Long::sum));
+      assertEquals(50, r);
+      assertEquals(50, promoted[0], "the entry would have been promoted as the task itself");
+    }
+  }
+
+  static final class TaskAndFunction extends Task<Long> implements Scope.IntToLong {
+    @Override
+    protected Long compute() {
+      return -1L;
+    }
+
+    @Override
+    public long apply(Scope s, int x) {
+      return 10L * x;
+    }
+  }
+
+  /**
    * A scope pop leaves its function in the slot, for the next push there to skip the store. A
    * closure half and what it captures must not stay reachable from the worker once it is idle (with
    * the functions left in place, the payload below stays reachable for the pool's life).
