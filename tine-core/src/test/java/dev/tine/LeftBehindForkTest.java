@@ -24,7 +24,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  *
  * <p>The bug it catches (before the fix, at p=1 in both fork modes): a {@code Worker.fork} that
  * threw after recording the task (an overflow at {@code setLatent}), and a join that threw before
- * taking its target off (at {@code peekTask}, {@code execLatent}'s entry, the slow path's entry,
+ * taking its target off (at {@code isNewest}, {@code execLatent}'s entry, the slow path's entry,
  * the deque pop) left the fork runnable: 51 (latent) and 31 (eager) such forks ran later.
  */
 class LeftBehindForkTest {

@@ -47,7 +47,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "an entry lost or taken twice")
 @State
 public class LatentClaimBlockedOwner {
-  static final Object A = new Object(), B = new Object();
+  static final Task<?> A = Task.of(() -> null), B = Task.of(() -> null);
   static final long PARK_NANOS = 10_000L;
   static final long STALL_LIMIT_NANOS = 1_000_000L;
   static final long STALL_AFTER_WAKE_NANOS = 5_000L;

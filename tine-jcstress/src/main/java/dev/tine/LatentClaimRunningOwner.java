@@ -42,7 +42,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
 @Outcome(expect = FORBIDDEN, desc = "entry lost")
 @State
 public class LatentClaimRunningOwner {
-  static final Object A = new Object();
+  static final Task<?> A = Task.of(() -> null);
   static final LatentStack.Promoter IDENTITY = (item, arg, kind) -> item;
   static final int WORK = 32;
   static final int WAIT_FOR_OWNER = 1 << 12;

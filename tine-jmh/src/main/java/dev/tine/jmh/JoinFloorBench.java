@@ -62,16 +62,6 @@ public class JoinFloorBench {
     pool.close();
   }
 
-  static long seq(int n) {
-    return n < 2 ? n : seq(n - 1) + seq(n - 2);
-  }
-
-  static long scopeFib(dev.tine.Scope s, int n) {
-    return n < 2
-        ? n
-        : s.joinLong(JoinFloorBench::scopeFib, n - 1, JoinFloorBench::scopeFib, n - 2, Long::sum);
-  }
-
   /** The floor's stack: one thread only, no checks (see the class comment). */
   static final class Floor {
     final Object[] items = new Object[1024];
@@ -127,13 +117,13 @@ public class JoinFloorBench {
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long seq() {
-    return seq(N);
+    return ScopeBench.seq(N); // the same recursions as ScopeBench's
   }
 
   @Benchmark
   @OperationsPerInvocation(JOINS)
   public long scope() {
-    return pool.<Long>invoke(s -> scopeFib(s, N));
+    return pool.<Long>invoke(s -> ScopeBench.scopeFib(s, N));
   }
 
   @Benchmark
