@@ -199,6 +199,7 @@ class LatentStack {
    * the stack as it was; see "Errors inside").
    */
   private void commitFunction(int t, Object item, long arg, int kind) {
+    assert !(item instanceof Task) : "a function item must not be a raw Task (Scope.itemFor)";
     if (t >= functionsBelow) {
       functionsBelow = t + 1;
     }
