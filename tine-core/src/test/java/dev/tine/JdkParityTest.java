@@ -462,12 +462,7 @@ class JdkParityTest {
                     () -> {
                       CountDownLatch latch = new CountDownLatch(3);
                       for (int i = 0; i < 3; i++) {
-                        Task.of(
-                                () -> {
-                                  latch.countDown();
-                                  return null;
-                                })
-                            .fork();
+                        countingDown(latch).fork();
                       }
                       return latch.await(BOUND_S, TimeUnit.SECONDS);
                     })
@@ -485,6 +480,14 @@ class JdkParityTest {
                 + pool);
       }
     }
+  }
+
+  /** A task that counts {@code latch} down: Tine's {@code ForkJoinTask.adapt(latch::countDown)}. */
+  static Task<Void> countingDown(CountDownLatch latch) {
+    return Task.of(() -> {
+      latch.countDown();
+      return null;
+    });
   }
 
   // Failure 4 (p=2 variant): fork A, wait a moment, fork B, block on a latch both count down.
@@ -512,19 +515,9 @@ class JdkParityTest {
           pool.submit(
                   () -> {
                     CountDownLatch latch = new CountDownLatch(2);
-                    Task.of(
-                            () -> {
-                              latch.countDown();
-                              return null;
-                            })
-                        .fork();
+                    countingDown(latch).fork();
                     spinNanos(moment);
-                    Task.of(
-                            () -> {
-                              latch.countDown();
-                              return null;
-                            })
-                        .fork();
+                    countingDown(latch).fork();
                     return latch.await(BOUND_S, TimeUnit.SECONDS);
                   })
               .get(3 * BOUND_S, TimeUnit.SECONDS);

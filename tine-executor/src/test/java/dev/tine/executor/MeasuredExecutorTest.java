@@ -330,6 +330,42 @@ class MeasuredExecutorTest {
    * Fails if tasks are left after a generous wait, first dropping them (else close() waits
    * forever).
    */
+  /**
+   * Holds all {@code pool} threads on a gate, queues {@code queued} tasks behind them (every {@code
+   * plainEvery}-th returns normally, the others throw {@link Planned}), opens the gate, and waits
+   * until every task ran and the pool is back to {@code pool} threads.
+   */
+  static void runFailuresBehindGate(MeasuredExecutor ex, int pool, int queued, int plainEvery)
+      throws InterruptedException {
+    CountDownLatch ran = new CountDownLatch(pool + queued);
+    CountDownLatch gate = new CountDownLatch(1);
+    for (int i = 0;
+        i < pool;
+        i++) { // every thread busy: the rest queue, and threads die only later
+      ex.execute(() -> {
+        try {
+          gate.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        ran.countDown();
+      });
+    }
+    for (int i = 0; i < queued; i++) {
+      ex.execute(
+          i % plainEvery == plainEvery - 1
+              ? ran::countDown
+              : () -> {
+                ran.countDown();
+                throw new Planned();
+              });
+    }
+    gate.countDown();
+    assertAllRan(ran, ex);
+    awaitQuiet(
+        () -> ex.snapshot().completed() == pool + queued && ex.snapshot().poolSize() == pool);
+  }
+
   static void assertAllRan(CountDownLatch ran, MeasuredExecutor ex) throws InterruptedException {
     if (ran.await(30, TimeUnit.SECONDS)) return;
     String state = ran.getCount() + " tasks never ran: " + ex;
@@ -418,33 +454,7 @@ class MeasuredExecutorTest {
                       .poolSize(pool)
                       .timings(heapFull)
                       .build()) {
-                CountDownLatch ran = new CountDownLatch(tasks);
-                CountDownLatch gate = new CountDownLatch(1);
-                for (int i = 0;
-                    i < pool;
-                    i++) { // both threads busy: the rest queue, and threads die only later
-                  ex.execute(() -> {
-                    try {
-                      gate.await();
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                    ran.countDown();
-                  });
-                }
-                for (int i = 0; i < throwing + plain; i++) {
-                  ex.execute(
-                      i % 4 == 3
-                          ? ran::countDown
-                          : () -> {
-                            ran.countDown();
-                            throw new Planned();
-                          });
-                }
-                gate.countDown();
-                assertAllRan(ran, ex);
-                awaitQuiet(
-                    () -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+                runFailuresBehindGate(ex, pool, throwing + plain, 4);
                 ExecutorSnapshot s = ex.snapshot();
                 assertEquals(tasks, s.completed(), s.toString());
                 assertEquals(throwing, s.failed(), s.toString());
@@ -483,31 +493,7 @@ class MeasuredExecutorTest {
                       .window(Duration.ofMillis(200))
                       .onNewThread(failsTwice)
                       .build()) {
-                CountDownLatch ran = new CountDownLatch(tasks);
-                CountDownLatch gate = new CountDownLatch(1);
-                for (int i = 0; i < pool; i++) {
-                  ex.execute(() -> {
-                    try {
-                      gate.await();
-                    } catch (InterruptedException e) {
-                      Thread.currentThread().interrupt();
-                    }
-                    ran.countDown();
-                  });
-                }
-                for (int i = 0; i < throwing + plain; i++) {
-                  ex.execute(
-                      i % 2 == 1
-                          ? ran::countDown
-                          : () -> {
-                            ran.countDown();
-                            throw new Planned();
-                          });
-                }
-                gate.countDown();
-                assertAllRan(ran, ex);
-                awaitQuiet(
-                    () -> ex.snapshot().completed() == tasks && ex.snapshot().poolSize() == pool);
+                runFailuresBehindGate(ex, pool, throwing + plain, 2);
                 ExecutorSnapshot s = ex.snapshot();
                 assertEquals(tasks, s.completed(), s.toString());
                 assertEquals(throwing, s.failed(), s.toString());
