@@ -52,8 +52,8 @@ import java.util.function.LongBinaryOperator;
  * end) is. Each join method is also kept small for the JIT: {@code f} and {@code g} have one call
  * site each (a promoted half taken back unstarted runs through the same call of {@code g}), and an
  * eager pool's path, with its lambda, is a separate {@code joinEagerly} twin. That shape took
- * fork-every fib at one worker from about 1.93 to 1.65 times sequential in the bench (the
- * latent-forks design note has the runs).
+ * fork-every fib at one worker from 1.92-1.96 to 1.63-1.66 times sequential in one bench
+ * configuration, less in another (the latent-forks design note has the runs).
  */
 public final class Scope extends LatentStack {
   private final Worker worker;
