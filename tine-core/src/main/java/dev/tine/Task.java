@@ -321,6 +321,11 @@ public abstract class Task<V> implements Future<V> {
     return (s & ABNORMAL) != 0 ? new CancellationException() : null;
   }
 
+  /**
+   * Waits for the result. From a pool worker it helps as {@link #join} does; unlike {@code join} it
+   * throws {@link InterruptedException} if the thread is interrupted before or while it waits (a
+   * flag that a task run inside the wait leaves behind is that task's, and is cleared).
+   */
   @Override
   public final V get() throws InterruptedException, ExecutionException {
     int s = status;
@@ -329,7 +334,7 @@ public abstract class Task<V> implements Future<V> {
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }
-        s = HelpingJoin.awaitJoin(w, this);
+        s = HelpingJoin.awaitGet(w, this, 0L);
       } else {
         s = awaitDone(true, 0L);
       }
@@ -353,7 +358,7 @@ public abstract class Task<V> implements Future<V> {
       }
       if (Thread.currentThread() instanceof Worker w) {
         long deadline = System.nanoTime() + Math.max(1L, nanos);
-        s = HelpingJoin.awaitJoin(w, this, deadline == 0L ? 1L : deadline);
+        s = HelpingJoin.awaitGet(w, this, deadline == 0L ? 1L : deadline);
       } else {
         s = awaitDone(true, Math.max(1L, nanos));
       }
