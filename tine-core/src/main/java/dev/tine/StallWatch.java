@@ -35,6 +35,9 @@ final class StallWatch implements Runnable {
   /** How often the watch looks. A stall is acted on at its second sighting. */
   static final long TICK_NANOS = 10_000_000L;
 
+  /** The longest pause while every watched pool's workers are all asleep. */
+  static final long IDLE_TICK_NANOS = 160_000_000L;
+
   private static final Set<WorkStealingPool> POOLS = ConcurrentHashMap.newKeySet();
 
   private static final Object LOCK = new Object();
@@ -76,23 +79,28 @@ final class StallWatch implements Runnable {
 
   @Override
   public void run() {
+    long tick = TICK_NANOS;
     for (; ; ) {
-      LockSupport.parkNanos(this, TICK_NANOS);
+      LockSupport.parkNanos(this, tick);
       synchronized (LOCK) {
         if (POOLS.isEmpty()) {
           thread = null; // a later watch() starts a new one
           return;
         }
       }
+      boolean busy = false;
       for (WorkStealingPool p : POOLS) {
         try {
-          p.checkStall();
+          busy |= p.checkStall();
         } catch (Throwable e) { // OutOfMemoryError starting a spare, say: try again next tick
+          busy = true;
           if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
             throw e;
           }
         }
       }
+      // Pools whose workers all sleep cannot stall until one wakes: look less often meanwhile.
+      tick = busy ? TICK_NANOS : Math.min(tick * 2, IDLE_TICK_NANOS);
     }
   }
 }

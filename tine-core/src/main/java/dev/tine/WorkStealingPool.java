@@ -492,10 +492,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
    * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
    * parked owner), and if it parks too, the next ticks add another.
+   *
+   * @return false if every live worker sleeps (nothing can stall until one wakes)
    */
-  void checkStall() {
+  boolean checkStall() {
     if (runState >= STOP) {
-      return;
+      return false;
     }
     long c = sleep.ctl();
     if (Sleep.live(c) == 0 || Sleep.sleepers(c) != 0 || !allParked() || !hasUnstartedWork()) {
@@ -504,13 +506,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       if (stallSpares != 0) {
         stallSpares = 0; // the spares already started stay until they retire
       }
-      return;
+      return Sleep.sleepers(c) != Sleep.live(c);
     }
     long stamp = workStamp();
     if (!stallSeen || stamp != stallStamp) {
       stallSeen = true; // confirm at the next tick: a stall freezes every queue
       stallStamp = stamp;
-      return;
+      return true;
     }
     stallSeen = false;
     int live = Sleep.live(c);
@@ -530,13 +532,14 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
                       + maxSpares
                       + ")"));
         }
-        return;
+        return true;
       }
       if (want > stallSpares) {
         stallSpares = want;
       }
     }
     sleep.signalWork(); // no sleeper: starts a worker
+    return true;
   }
 
   /** True if no live worker is idle or running: each is parked or blocked (a racy snapshot). */

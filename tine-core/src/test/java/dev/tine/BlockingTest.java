@@ -2,6 +2,7 @@ package dev.tine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -176,19 +177,24 @@ class BlockingTest {
                 }));
       }
       int rejected = 0;
-      for (int i = 2; i < ts.length; i++) {
-        try {
-          ts[i].get(60, TimeUnit.SECONDS);
-        } catch (java.util.concurrent.ExecutionException e) {
-          assertTrue(
-              e.getCause() instanceof java.util.concurrent.RejectedExecutionException,
-              e.toString());
-          rejected++;
+      try {
+        for (int i = 2; i < ts.length; i++) {
+          try {
+            ts[i].get(30, TimeUnit.SECONDS);
+          } catch (java.util.concurrent.ExecutionException e) {
+            assertTrue(
+                e.getCause() instanceof java.util.concurrent.RejectedExecutionException,
+                e.toString());
+            rejected++;
+          } catch (java.util.concurrent.TimeoutException e) {
+            fail("task " + i + " waits silently past the bound: " + pool);
+          }
         }
+      } finally {
+        gate.countDown(); // so that close() returns whatever happened
       }
       assertEquals(4, rejected, "tasks past the bound fail loudly: " + pool);
       assertEquals(2, blockedNow.get(), "two blocked with spares: " + pool);
-      gate.countDown();
       ts[0].get(60, TimeUnit.SECONDS);
       ts[1].get(60, TimeUnit.SECONDS);
       assertTrue(maxLive.get() <= 3, "live workers " + maxLive.get());
