@@ -224,9 +224,13 @@ class StallProgressTest {
         fs.add(pool.submit(() -> meetAll(all, false)));
       }
       for (Future<Boolean> f : fs) {
-        assertTrue(
-            f.get(DEADLINE_S * 2, TimeUnit.SECONDS),
-            () -> "only " + (n - all.getCount()) + " of " + n + " arrived: " + pool);
+        long arrived = n - all.getCount();
+        String when = arrived + " of " + n + " arrived: " + pool;
+        try {
+          assertTrue(f.get(DEADLINE_S * 2, TimeUnit.SECONDS), () -> "only " + when);
+        } catch (TimeoutException e) {
+          fail("wedged: " + (n - all.getCount()) + " of " + n + " arrived: " + pool);
+        }
       }
     }
   }
