@@ -3,7 +3,6 @@ package dev.tine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -29,11 +28,11 @@ import java.util.concurrent.locks.LockSupport;
  * long r = pool.invoke(new Fib(40));
  * }</pre>
  *
- * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #get} report a task's exception by
- * rethrowing it. A {@link RuntimeException} or {@link Error} thrown by {@link #compute} is rethrown
- * as the same object, with its original stack trace; a checked exception (thrown sneakily) arrives
- * as the cause of a {@link CompletionException} from {@code join}/{@code invoke} and of an {@link
- * ExecutionException} from {@code get}, as the {@link Future} contract requires. A cancelled task
+ * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #invokeAll} rethrow what {@link #compute}
+ * threw, the same object with its original stack trace: a {@link RuntimeException}, an {@link
+ * Error}, or a checked exception thrown sneakily, which arrives as itself (as from the JDK's {@code
+ * ForkJoinTask.join}), whether the task ran in the joining thread or in another. {@link #get} wraps
+ * it in an {@link ExecutionException}, as the {@link Future} contract requires. A cancelled task
  * reports {@link CancellationException}.
  *
  * <p>A task runs at most once. Forking the same task object twice before it completes is a
@@ -135,8 +134,8 @@ public abstract class Task<V> implements Future<V> {
    * resort.
    *
    * @throws CancellationException if the task was cancelled
-   * @throws RuntimeException or Error thrown by {@link #compute} (the same object)
-   * @throws CompletionException wrapping a checked exception thrown by {@link #compute}
+   * @throws RuntimeException or Error thrown by {@link #compute} (the same object), or a checked
+   *     exception it threw sneakily (the same object, undeclared)
    */
   public final V join() {
     int s = status;
@@ -667,6 +666,11 @@ public abstract class Task<V> implements Future<V> {
     }
   }
 
+  /**
+   * What join/invoke throw: the task's own exception, the same object whether it is unchecked or a
+   * checked one thrown sneakily (as the JDK's join, which rethrows it uncheckedly); the joins of
+   * Scope and Tine rely on this to report a promoted half as they report an inline one.
+   */
   private RuntimeException failure(int s) {
     if ((s & THROWN) == 0) {
       return new CancellationException("task was cancelled: " + getClass().getName());
@@ -675,10 +679,7 @@ public abstract class Task<V> implements Future<V> {
     if (ex instanceof RuntimeException re) {
       return re;
     }
-    if (ex instanceof Error err) {
-      throw err;
-    }
-    return new CompletionException(ex);
+    throw Adapters.<RuntimeException>sneaky(ex);
   }
 
   @SuppressWarnings("unchecked")
