@@ -28,7 +28,7 @@ final class MatrixChain implements Divisible<MatrixChain.Range, MatrixChain.Mat>
   }
 
   static Mat at(int i) {
-    return new Mat(i % 7 + 1, i % 5, i % 3, (i * 31L) % M);
+    return new Mat(i % 7 + 1, i % 5, i % 3, (i * 31L + 1) % M);
   }
 
   static Mat sequential(int lo, int hi) {
