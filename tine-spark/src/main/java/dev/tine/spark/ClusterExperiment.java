@@ -16,7 +16,7 @@ import org.apache.spark.api.java.JavaSparkContext;
  * options and SPARK_HOME).
  *
  * <pre>
- * --fib N              fib size (default 48: 30-60 s on one JVM here)
+ * --fib N              fib size (default 47: 30-60 s on one JVM here)
  * --uts-depth D        UTS depth (default 14), --uts-b B (4), --uts-work W (8), --seed S (4)
  * --masters A,B,...    where to run (default tine[2],local[2],local-cluster[2,1,1024])
  * --pieces-per-core K  pieces per cluster core (default 4)
@@ -53,7 +53,7 @@ public final class ClusterExperiment {
         throw new IllegalArgumentException("unknown argument " + a);
       }
     }
-    int fibN = Integer.parseInt(o.getOrDefault("fib", "48"));
+    int fibN = Integer.parseInt(o.getOrDefault("fib", "47"));
     Uts uts =
         new Uts(
             Double.parseDouble(o.getOrDefault("uts-b", "4")),
@@ -61,7 +61,9 @@ public final class ClusterExperiment {
             Integer.parseInt(o.getOrDefault("uts-work", "8")));
     Uts.Node root = Uts.root(Long.parseLong(o.getOrDefault("seed", "4")));
     List<String> masters =
-        List.of(o.getOrDefault("masters", "tine[2],local[2],local-cluster[2,1,1024]").split(","));
+        List.of(
+            o.getOrDefault("masters", "tine[2],local[2],local-cluster[2,1,1024]")
+                .split(",(?![^\\[]*])")); // commas outside brackets: local-cluster[2,1,1024]
     int perCore = Integer.parseInt(o.getOrDefault("pieces-per-core", "4"));
     int balanceDepth = Integer.parseInt(o.getOrDefault("balance-depth", "12"));
     boolean sequential = !o.containsKey("no-sequential");
