@@ -3,7 +3,9 @@ package dev.tine.spark;
 import dev.tine.spark.programs.Fib;
 import dev.tine.spark.programs.Uts;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
 
 /**
@@ -61,6 +63,8 @@ public final class ClusterModel {
         "makespan");
     Uts uts = new Uts(4, utsDepth, 8);
     Uts.Node root = Uts.root(seed);
+    Map<Uts.Node, Long> sizes = new HashMap<>(); // subtree sizes of the top levels, counted once
+    size(uts, root, sizes);
     for (int executors : new int[] {2, 10, 100}) {
       int cores = 16;
       for (int k : new int[] {1, 4, 16}) {
@@ -68,7 +72,7 @@ public final class ClusterModel {
         Cut<Uts.Node> cu = Cut.expand(uts, root, target, 64, true);
         double[] su = new double[cu.pieces.size()];
         for (int i = 0; i < su.length; i++) {
-          su[i] = uts.countSequentially(cu.pieces.get(i).problem);
+          su[i] = size(uts, cu.pieces.get(i).problem, sizes);
         }
         row("uts", executors, cores, k, cu.depth, su, work, startup, overhead);
         Cut<Integer> cf = Cut.expand(new Fib(), 60, target, 64, true);
@@ -79,6 +83,21 @@ public final class ClusterModel {
         row("fib", executors, cores, k, cf.depth, sf, work, startup, overhead);
       }
     }
+  }
+
+  /** The node count of n's subtree, remembered for nodes of the top 9 levels (cuts stay there). */
+  private static long size(Uts uts, Uts.Node n, Map<Uts.Node, Long> sizes) {
+    Long known = sizes.get(n);
+    if (known != null) return known;
+    long c;
+    if (n.level() < 9) {
+      c = 1;
+      for (Uts.Node child : uts.split(n)) c += size(uts, child, sizes);
+      sizes.put(n, c);
+    } else {
+      c = uts.countSequentially(n);
+    }
+    return c;
   }
 
   private static void row(
