@@ -2,6 +2,8 @@ package dev.tine.spark;
 
 import dev.tine.spark.programs.Fib;
 import dev.tine.spark.programs.Uts;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,15 +20,19 @@ import org.apache.spark.api.java.JavaSparkContext;
  * <pre>
  * --fib N              fib size (default 47: 30-60 s on one JVM here)
  * --uts-depth D        UTS depth (default 14), --uts-b B (4), --uts-work W (8), --seed S (4)
+ * --uts-probes P       random paths per part for the driver's size estimate (default 0: a
+ *                      level-by-level cut; the balance runs compare 1024)
  * --masters A,B,...    where to run (default tine[2],local[2],local-cluster[2,1,1024])
  * --pieces-per-core K  pieces per cluster core (default 4)
- * --balance-depth D    also run UTS of depth D on the last master with 1, 4 and 16 pieces per core
- *                      (default 12; 0: not)
+ * --balance-depth D    also run UTS of depth D on the last master with 1, 4 and 16 pieces per core,
+ *                      cut level by level and by estimated size (default 12; 0: not)
  * --no-sequential      skip the one-thread ground-truth runs (then results are checked against
  *                      each other and, for fib, the closed form)
  * </pre>
  */
 public final class ClusterExperiment {
+  private static final double NaN = Double.NaN;
+
   private ClusterExperiment() {}
 
   private record Row(
@@ -39,7 +45,8 @@ public final class ClusterExperiment {
       double firstJob,
       int pieces,
       double efficiency,
-      double cpuBusy) {}
+      double cpuSeconds,
+      int cores) {}
 
   public static void main(String[] args) {
     Map<String, String> o = new LinkedHashMap<>();
@@ -59,6 +66,9 @@ public final class ClusterExperiment {
             Double.parseDouble(o.getOrDefault("uts-b", "4")),
             Integer.parseInt(o.getOrDefault("uts-depth", "14")),
             Integer.parseInt(o.getOrDefault("uts-work", "8")));
+    // a level-by-level cut unless told otherwise: weighing the parts by Knuth's estimator made
+    // the pieces less even, not more (the balance runs and docs/design/distributed.md)
+    uts = uts.withEstimates(Integer.parseInt(o.getOrDefault("uts-probes", "0")));
     Uts.Node root = Uts.root(Long.parseLong(o.getOrDefault("seed", "4")));
     List<String> masters =
         List.of(
@@ -72,15 +82,24 @@ public final class ClusterExperiment {
     long fibExact = Fib.exact(fibN);
     Long utsExact = null;
     if (sequential) {
+      // CPU time too: on a loaded machine it is the steadier figure
+      ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+      long c0 = threads.getCurrentThreadCpuTime();
       long t0 = System.nanoTime();
       long f = sequentialFib(fibN);
       double tf = (System.nanoTime() - t0) / 1e9;
-      rows.add(new Row("fib(" + fibN + ")", "sequential", f, f == fibExact, tf, 0, 0, 1, 1, 1));
+      double cf = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+      rows.add(
+          new Row("fib(" + fibN + ")", "sequential", f, f == fibExact, tf, 0, 0, 1, NaN, cf, 1));
+      c0 = threads.getCurrentThreadCpuTime();
       t0 = System.nanoTime();
       utsExact = uts.countSequentially(root);
       double tu = (System.nanoTime() - t0) / 1e9;
-      rows.add(new Row(uts.toString(), "sequential", utsExact, true, tu, 0, 0, 1, 1, 1));
-      System.out.printf("sequential: fib %.2f s, uts %.2f s (%d nodes)%n%n", tf, tu, utsExact);
+      double cu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+      rows.add(new Row(uts.toString(), "sequential", utsExact, true, tu, 0, 0, 1, NaN, cu, 1));
+      System.out.printf(
+          "sequential: fib %.2f s (cpu %.2f s), uts %.2f s (cpu %.2f s, %d nodes)%n%n",
+          tf, cf, tu, cu, utsExact);
     }
     for (String master : masters) {
       if (master.startsWith("tine")) {
@@ -148,38 +167,43 @@ public final class ClusterExperiment {
         firstJob,
         r.pieces(),
         r.efficiency(),
-        r.cpuBusy());
+        r.reports().stream().mapToLong(PieceReport::busyNanos).sum() / 1e9,
+        r.totalCores());
   }
 
   private static void balance(
       JavaSparkContext sc, int depth, Map<String, String> o, Uts.Node root) {
-    Uts small =
+    Uts level =
         new Uts(
             Double.parseDouble(o.getOrDefault("uts-b", "4")),
             depth,
             Integer.parseInt(o.getOrDefault("uts-work", "8")));
-    System.out.println("balance: " + small + ", pieces per core 1, 4, 16");
+    Uts estimated = level.withEstimates(1024);
+    System.out.println("balance: " + level + ", pieces per core 1, 4, 16; heaviest first");
     System.out.printf(
-        "  %-8s %7s %9s %12s %12s %11s %10s%n",
-        "per-core", "pieces", "wall(s)", "longest(s)", "mean(s)", "efficiency", "min busy");
+        "  %-10s %8s %7s %9s %11s %9s %11s %9s%n",
+        "cut", "per-core", "pieces", "wall(s)", "longest(s)", "mean(s)", "efficiency", "min busy");
     Function<TreeResult<Long>, Double> minBusy =
         r -> r.executors().stream().mapToDouble(TreeResult.ExecutorRow::busy).min().orElse(0);
     Long expect = null;
     for (int k : new int[] {1, 4, 16}) {
-      TreeResult<Long> r = TreeJob.of(small, root).piecesPerCore(k).run(sc);
-      if (expect == null) expect = r.value();
-      if (!r.value().equals(expect)) {
-        throw new IllegalStateException("balance runs disagree: " + r.value() + " vs " + expect);
+      for (Uts u : List.of(level, estimated)) {
+        TreeResult<Long> r = TreeJob.of(u, root).piecesPerCore(k).run(sc);
+        if (expect == null) expect = r.value();
+        if (!r.value().equals(expect)) {
+          throw new IllegalStateException("balance runs disagree: " + r.value() + " vs " + expect);
+        }
+        System.out.printf(
+            "  %-10s %8d %7d %9.2f %11.2f %9.3f %10.0f%% %8.0f%%%n",
+            u == level ? "level" : "estimated",
+            k,
+            r.pieces(),
+            r.wallNanos() / 1e9,
+            r.longestPieceNanos() / 1e9,
+            r.pieceNanos() / 1e9 / r.reports().size(),
+            100 * r.efficiency(),
+            100 * minBusy.apply(r));
       }
-      System.out.printf(
-          "  %-8d %7d %9.2f %12.2f %12.3f %10.0f%% %9.0f%%%n",
-          k,
-          r.pieces(),
-          r.wallNanos() / 1e9,
-          r.longestPieceNanos() / 1e9,
-          r.pieceNanos() / 1e9 / r.reports().size(),
-          100 * r.efficiency(),
-          100 * minBusy.apply(r));
     }
     System.out.println("  (" + expect + " nodes in every run)");
     System.out.println();
@@ -189,7 +213,7 @@ public final class ClusterExperiment {
     StringBuilder b = new StringBuilder();
     b.append(
         String.format(
-            "%-34s %-24s %14s %5s %8s %9s %9s %6s %6s %6s%n",
+            "%-34s %-24s %14s %5s %8s %9s %9s %6s %6s %8s %6s%n",
             "program",
             "where",
             "result",
@@ -199,11 +223,12 @@ public final class ClusterExperiment {
             "1st-job",
             "pieces",
             "eff",
-            "cpu"));
+            "cpu(s)",
+            "cpu%"));
     for (Row r : rows) {
       b.append(
           String.format(
-              "%-34s %-24s %14d %5s %8.2f %9.2f %9.2f %6d %6s %5.0f%%%n",
+              "%-34s %-24s %14d %5s %8.2f %9.2f %9.2f %6d %6s %8.2f %5.0f%%%n",
               r.program(),
               r.where(),
               r.value(),
@@ -213,7 +238,8 @@ public final class ClusterExperiment {
               r.firstJob(),
               r.pieces(),
               Double.isNaN(r.efficiency()) ? "-" : String.format("%.0f%%", 100 * r.efficiency()),
-              100 * r.cpuBusy()));
+              r.cpuSeconds(),
+              100 * r.cpuSeconds() / (r.cores() * r.wall())));
     }
     return b.toString();
   }

@@ -14,18 +14,19 @@ import java.util.PriorityQueue;
  *
  * <p>For each cluster and pieces-per-core k it makes the real cut (the same {@link Cut} a job
  * makes) of the real tree and takes each piece's exact size (UTS: its node count, counted here;
- * fib: its number of calls), scales the sizes so that the job is {@code --core-hours} of one core's
- * work, and simulates the job: a free task slot takes the next piece in shipping order after {@code
- * --task-overhead} seconds; the pieces running on one executor share its c cores (Tine's pool: a
- * piece left alone at the end gets every idle core of its executor), or, to compare, run on one
- * core each (a plain Spark task). It prints the makespan's efficiency (work / (cores × makespan))
- * with and without the start-up cost.
+ * fib: its number of calls; uts-est: UTS cut by Knuth's size estimate), scales the sizes so that
+ * the job is {@code --core-hours} of one core's work, and simulates the job: a free task slot takes
+ * the next piece in shipping order after {@code --task-overhead} seconds; the pieces running on one
+ * executor share its c cores (Tine's pool: a piece left alone at the end gets every idle core of
+ * its executor), or, to compare, run on one core each (a plain Spark task). It prints the
+ * makespan's efficiency (work / (cores × makespan)) with and without the start-up cost.
  *
  * <pre>
  * --startup S          seconds from submit to executors up (measured: local-cluster start-up)
  * --task-overhead T    seconds a task slot is lost per piece (measured: a warm small job)
  * --core-hours H       the job's work, in core-hours (default 16: an hour on one 16-core box)
  * --uts-depth D        the tree whose shape is cut (default 13, seed 4: 111,451,846 nodes)
+ * --uts-probes P       paths per part of the estimated cut (uts-est; default 1024)
  * </pre>
  */
 public final class ClusterModel {
@@ -35,6 +36,7 @@ public final class ClusterModel {
     double startup = 20, overhead = 0.01, coreHours = 16;
     int utsDepth = 13;
     long seed = 4;
+    int probes = 1024;
     for (int i = 0; i + 1 < args.length; i += 2) {
       switch (args[i]) {
         case "--startup" -> startup = Double.parseDouble(args[i + 1]);
@@ -42,6 +44,7 @@ public final class ClusterModel {
         case "--core-hours" -> coreHours = Double.parseDouble(args[i + 1]);
         case "--uts-depth" -> utsDepth = Integer.parseInt(args[i + 1]);
         case "--seed" -> seed = Long.parseLong(args[i + 1]);
+        case "--uts-probes" -> probes = Integer.parseInt(args[i + 1]);
         default -> throw new IllegalArgumentException("unknown argument " + args[i]);
       }
     }
@@ -65,6 +68,7 @@ public final class ClusterModel {
     Uts.Node root = Uts.root(seed);
     Map<Uts.Node, Long> sizes = new HashMap<>(); // subtree sizes of the top levels, counted once
     size(uts, root, sizes);
+    Uts estimated = uts.withEstimates(probes);
     for (int executors : new int[] {2, 10, 100}) {
       int cores = 16;
       for (int k : new int[] {1, 4, 16}) {
@@ -75,6 +79,12 @@ public final class ClusterModel {
           su[i] = size(uts, cu.pieces.get(i).problem, sizes);
         }
         row("uts", executors, cores, k, cu.depth, su, work, startup, overhead);
+        Cut<Uts.Node> ce = Cut.expand(estimated, root, target, 64, true);
+        double[] se = new double[ce.pieces.size()];
+        for (int i = 0; i < se.length; i++) {
+          se[i] = size(uts, ce.pieces.get(i).problem, sizes);
+        }
+        row("uts-est", executors, cores, k, ce.depth, se, work, startup, overhead);
         Cut<Integer> cf = Cut.expand(new Fib(), 60, target, 64, true);
         double[] sf = new double[cf.pieces.size()];
         for (int i = 0; i < sf.length; i++) {

@@ -196,11 +196,12 @@ public final class TreeResult<R> {
     for (ExecutorRow r : executors()) {
       b.append(
           String.format(
-              "  %-22s %6d %10.2f %5.0f%% %14d %10d %11d %9.2f%n",
+              "  %-22s %6d %10.2f %6s %14d %10d %11d %9.2f%n",
               r.executor(),
               r.pieces(),
               r.pieceNanos() / 1e9,
-              100 * r.busy(),
+              // one JVM: the one piece holds every core; busy is not defined (see cpu)
+              where.startsWith("tine") ? "-" : String.format("%.0f%%", 100 * r.busy()),
               r.tasks(),
               r.steals(),
               r.promotions(),

@@ -5,6 +5,7 @@ import dev.tine.spark.Divisible;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * Unbalanced tree search, geometric tree (UTS's T1 family, after Olivier et al.): count the nodes
@@ -25,11 +26,50 @@ public final class Uts implements Divisible<Uts.Node, Long> {
   private final double b;
   private final int depth;
   private final int work;
+  private final int probes;
 
   public Uts(double b, int depth, int work) {
+    this(b, depth, work, 0);
+  }
+
+  private Uts(double b, int depth, int work, int probes) {
     this.b = b;
     this.depth = depth;
     this.work = work;
+    this.probes = probes;
+  }
+
+  /**
+   * The same tree, whose parts the driver weighs by Knuth's estimator of a backtrack tree's size
+   * (Knuth 1975): {@code probes} random paths from the node down to a leaf, each estimating the
+   * subtree's size as 1 + d1 + d1·d2 + ... from the branching factors d met on the way. The paths
+   * are seeded by the node's id, so the weight is a pure function of the node. Without it ({@code
+   * probes} 0) every part weighs the same and the cut is level by level.
+   */
+  public Uts withEstimates(int probes) {
+    return new Uts(b, depth, work, probes);
+  }
+
+  @Override
+  public double weight(Node n) {
+    if (probes == 0) {
+      return 1;
+    }
+    SplittableRandom random = new SplittableRandom(mix(n.id ^ 0x2545F4914F6CDD1DL));
+    double sum = 0;
+    for (int p = 0; p < probes; p++) {
+      long id = n.id;
+      int level = n.level;
+      double width = 1, size = 1;
+      for (int k = children(id, level); k > 0; k = children(id, level)) {
+        width *= k;
+        size += width;
+        id = child(id, random.nextInt(k));
+        level++;
+      }
+      sum += size;
+    }
+    return sum / probes;
   }
 
   /** The root of the tree grown from {@code seed}. */
@@ -116,6 +156,13 @@ public final class Uts implements Divisible<Uts.Node, Long> {
 
   @Override
   public String toString() {
-    return "uts-geo(b=" + b + ", depth=" + depth + ", work=" + work + ")";
+    return "uts-geo(b="
+        + b
+        + ", depth="
+        + depth
+        + ", work="
+        + work
+        + (probes > 0 ? ", " + probes + " probes" : "")
+        + ")";
   }
 }
