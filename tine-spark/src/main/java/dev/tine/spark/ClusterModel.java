@@ -157,10 +157,16 @@ public final class ClusterModel {
     for (int e = 0; e < executors; e++) running.add(new ArrayList<>());
     int next = 0;
     double now = 0;
-    // a slot that finished a piece is free again after the overhead: (time, executor)
-    PriorityQueue<double[]> freeing = new PriorityQueue<>((a, b) -> Double.compare(a[0], b[0]));
+    // a slot that finished a piece is free again after the overhead: (time, executor, slot).
+    // Slots free at the same time are taken round-robin over the executors, as Spark's
+    // scheduler hands out offers (one task per executor per round), not executor by executor.
+    PriorityQueue<double[]> freeing =
+        new PriorityQueue<>((a, b) ->
+            a[0] != b[0]
+                ? Double.compare(a[0], b[0])
+                : a[2] != b[2] ? Double.compare(a[2], b[2]) : Double.compare(a[1], b[1]));
     for (int e = 0; e < executors; e++) {
-      for (int c = 0; c < cores; c++) freeing.add(new double[] {overhead, e});
+      for (int c = 0; c < cores; c++) freeing.add(new double[] {overhead, e, c});
     }
     while (true) {
       // earliest piece end at current rates
@@ -185,15 +191,15 @@ public final class ClusterModel {
         for (double[] p : r) p[0] -= dt * rate;
         for (int i = r.size() - 1; i >= 0; i--) {
           if (r.get(i)[0] <= 1e-9) {
-            r.remove(i);
-            freeing.add(new double[] {until + overhead, e});
+            double[] done = r.remove(i);
+            freeing.add(new double[] {until + overhead, e, done[1]});
           }
         }
       }
       now = until;
       while (next < pieces.length && !freeing.isEmpty() && freeing.peek()[0] <= now + 1e-12) {
-        int e = (int) freeing.poll()[1];
-        running.get(e).add(new double[] {pieces[next++]});
+        double[] free = freeing.poll();
+        running.get((int) free[1]).add(new double[] {pieces[next++], free[2]});
       }
       if (next >= pieces.length && running.stream().allMatch(List::isEmpty)) {
         return now;

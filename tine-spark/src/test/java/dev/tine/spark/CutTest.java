@@ -53,6 +53,23 @@ class CutTest {
   }
 
   @Test
+  void utsEstimatedWeightsArePureAndTheirCutFoldsToTheSequentialCount() {
+    Uts uts = new Uts(4, 8, 8).withEstimates(256);
+    Uts.Node root = Uts.root(19);
+    // a pure function of the node: the same weight on every call (and so on every JVM)
+    assertEquals(uts.weight(root), uts.weight(root));
+    assertTrue(uts.weight(root) > 1);
+    Cut<Uts.Node> cut = Cut.expand(uts, root, 30, 64, true);
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      List<Long> results = new ArrayList<>();
+      for (Cut.Node<Uts.Node> n : cut.pieces) {
+        results.add(pool.invoke(s -> uts.solve(s, n.problem)));
+      }
+      assertEquals(uts.countSequentially(root), cut.fold(uts, results));
+    }
+  }
+
+  @Test
   void nonCommutativeCombineFoldsInSplitOrderNotShippingOrder() {
     MatrixChain chain = new MatrixChain();
     Cut<MatrixChain.Range> cut = Cut.expand(chain, new MatrixChain.Range(0, 5000), 12, 64, true);
