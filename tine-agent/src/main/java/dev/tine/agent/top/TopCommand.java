@@ -78,7 +78,7 @@ public final class TopCommand implements Callable<Integer> {
       names = "--agent-options",
       paramLabel = "K=V,...",
       description =
-          "Options for the agent when it is loaded now (window, tick, maxTimedThreads, ...).")
+          "Options for the agent when it is loaded now (window, tick, maxPools, prometheus, ...).")
   String agentOptions;
 
   @Option(
