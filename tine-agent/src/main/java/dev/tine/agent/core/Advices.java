@@ -66,6 +66,21 @@ final class Advices {
     }
   }
 
+  /**
+   * {@code ThreadPoolExecutor.afterExecute(Runnable, Throwable)} with a throwable: the task threw
+   * and its thread is about to end. Its time ends here, not when {@code Worker.run} returns, which
+   * comes after {@code processWorkerExit} has started a replacement thread (tens of µs, or more,
+   * that were counted as the task's service time). {@code tpeWorkerExit} takes the thread out of
+   * the pool now; the later call from {@code Worker.run} then finds nothing to do. A subclass whose
+   * {@code afterExecute} does not call {@code super} keeps the later end.
+   */
+  static final class AfterExecute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object pool, @Advice.Argument(1) Throwable thrown) {
+      if (thrown != null) TineBridge.tpeWorkerExit(pool, thrown);
+    }
+  }
+
   static final class WorkerRun {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(

@@ -96,9 +96,9 @@ public record AgentConfig(
     }
     if (window.compareTo(tick) < 0)
       throw new IllegalArgumentException("window must be at least one tick");
-    if (pending > 2048)
+    if (pending > 1024)
       throw new IllegalArgumentException(
-          "agent option pendingCapacity must be at most 2048 (a pool's heap stays bounded), was "
+          "agent option pendingCapacity must be at most 1024 (a pool's heap stays bounded), was "
               + pending);
     return new AgentConfig(
         tick, window, maxPools, pending, rate, terminated, jmx, quiet, prometheus);

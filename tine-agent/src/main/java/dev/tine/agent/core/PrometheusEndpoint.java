@@ -209,8 +209,12 @@ final class PrometheusEndpoint {
         "Longest service time over the window",
         f -> f.serviceMaxMs / 1000);
 
-    family(sb, "system_cpu_count", "gauge", "The number of processors available to the JVM");
-    sb.append("system_cpu_count ").append(rt.processors).append('\n');
+    family(
+        sb,
+        "tine_agent_processors",
+        "gauge",
+        "Processors available to the JVM (what ΣL is read against)");
+    sb.append("tine_agent_processors ").append(rt.processors).append('\n');
     family(sb, "tine_agent_pools_measured", "gauge", "Pools the agent measures");
     sb.append("tine_agent_pools_measured ").append(pools.size()).append('\n');
     family(
