@@ -304,7 +304,7 @@ public final class TopTable {
   /** 1234 → "1234", 12345 → "12.3k", 1234567 → "1.23M". */
   static String compact(double d) {
     if (Double.isNaN(d) || d < 0) return "-";
-    if (d < 10) return String.format(Locale.ROOT, "%.1f", d);
+    if (d < 10 && d != Math.rint(d)) return String.format(Locale.ROOT, "%.1f", d);
     if (d < 10_000) return String.format(Locale.ROOT, "%.0f", d);
     if (d < 1_000_000) return String.format(Locale.ROOT, "%.1fk", d / 1000);
     return String.format(Locale.ROOT, "%.2fM", d / 1e6);

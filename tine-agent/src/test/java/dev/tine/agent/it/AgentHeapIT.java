@@ -35,7 +35,8 @@ class AgentHeapIT {
    * Heap after a full GC with 1 pool, then with {@code 1 + added} pools (bytes), each pool of
    * {@code threads} threads, with the agent or without; the agent measures every pool first.
    */
-  static long[] slope(boolean agent, int threads, int added, StringBuilder report) throws Exception {
+  static long[] slope(boolean agent, int threads, int added, StringBuilder report)
+      throws Exception {
     try (ChildJvm app =
         ChildJvm.java(
             List.of("-Xmx64m", "-XX:+UseG1GC"),
@@ -76,8 +77,7 @@ class AgentHeapIT {
                 1 + added,
                 (many - one) / 1024.0 / added));
         assertTrue(app.process.isAlive(), "the service died: " + app.err);
-        assertFalse(
-            String.join("\n", app.err).contains("OutOfMemoryError"), "stderr " + app.err);
+        assertFalse(String.join("\n", app.err).contains("OutOfMemoryError"), "stderr " + app.err);
         return new long[] {one, many};
       } finally {
         if (client != null) client.close();
@@ -92,7 +92,9 @@ class AgentHeapIT {
     long deadline = System.nanoTime() + 60_000_000_000L;
     while (System.nanoTime() < deadline) {
       long measured =
-          c.pools().stream().filter(p -> String.valueOf(p.get("Name")).matches("p\\d+-worker")).count();
+          c.pools().stream()
+              .filter(p -> String.valueOf(p.get("Name")).matches("p\\d+-worker"))
+              .count();
       if (measured >= n) return;
       Thread.sleep(200);
     }
@@ -100,8 +102,7 @@ class AgentHeapIT {
   }
 
   @Test
-  void aSmallServiceSurvivesTheAttachAndAPoolCostsAtMost256KbWhateverItsThreads()
-      throws Exception {
+  void aSmallServiceSurvivesTheAttachAndAPoolCostsAtMost256KbWhateverItsThreads() throws Exception {
     StringBuilder report = new StringBuilder();
     int added = 23; // 24 pools in all
     long[] plain2 = slope(false, 2, added, report);
@@ -127,7 +128,11 @@ class AgentHeapIT {
   void aHeapThatCouldNotHoldTheAgentIsRefusedBeforeAnythingIsLoaded() throws Exception {
     try (ChildJvm app =
         ChildJvm.java(
-            List.of("-Xmx32m", "-XX:+UseG1GC"), TEST_CLASSES, HeapScenario.class.getName(), "24", "2")) {
+            List.of("-Xmx32m", "-XX:+UseG1GC"),
+            TEST_CLASSES,
+            HeapScenario.class.getName(),
+            "18",
+            "2")) {
       long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
       pools(app, 4);
       heap(app); // a collection, so the live data is known

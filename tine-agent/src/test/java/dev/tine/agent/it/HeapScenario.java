@@ -24,7 +24,8 @@ public final class HeapScenario {
 
   public static void main(String[] args) throws Exception {
     int liveMb = Integer.parseInt(args[0]), threads = Integer.parseInt(args[1]);
-    for (int i = 0; i < liveMb; i++) live.add(new byte[1 << 20]);
+    // in 64 KB pieces: a 1 MB array is a humongous object in G1 and would take twice its size
+    for (int i = 0; i < liveMb * 16; i++) live.add(new byte[(1 << 16) - 16]);
     Thread feeder =
         new Thread(
             () -> {

@@ -14,8 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code tine top} against a JVM older than the agent's classes (Java 17): one line, exit 6, and
- * nothing written into the target (the agent is never loaded there, so the target prints no
- * {@code UnsupportedClassVersionError} and no {@code java.lang.instrument} assertion).
+ * nothing written into the target (the agent is never loaded there, so the target prints no {@code
+ * UnsupportedClassVersionError} and no {@code java.lang.instrument} assertion).
  */
 class OldJavaIT {
   /** A java launcher of a JDK older than 21 on this machine, or null. */
@@ -62,7 +62,10 @@ class OldJavaIT {
         String err = String.join("\n", top.err);
         assertEquals(1, top.err.size(), err);
         assertTrue(
-            err.matches("tine top: pid " + pid + " runs Java 17(\\.\\S*)?; the agent needs Java 21 or newer.*"),
+            err.matches(
+                "tine top: pid "
+                    + pid
+                    + " runs Java 17(\\.\\S*)?; the agent needs Java 21 or newer.*"),
             err);
         System.out.println(err);
       }

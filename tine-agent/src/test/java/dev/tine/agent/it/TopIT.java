@@ -88,9 +88,7 @@ class TopIT {
           String out = String.join("\n", top.all);
           assertEquals(2, out.split("tine top - pid", -1).length - 1, out);
           assertTrue(
-              out.contains("pool-1-thread")
-                  && out.contains("JVM (all pools)")
-                  && out.contains("ΣL ="),
+              out.contains("pool-1-thread") && out.contains("JVM: ΣL =") && out.contains("ΣL ="),
               out);
         }
       }
