@@ -50,6 +50,10 @@ final class AgentHooks implements TineHooks {
     PoolTally rec;
     boolean running;
     long arrival, start;
+
+    /** End of the task's run, stamped at {@code afterExecute} (0: not stamped, read at the end). */
+    long end;
+
     Object task;
   }
 
@@ -152,6 +156,21 @@ final class AgentHooks implements TineHooks {
     slots.remove();
   }
 
+  @Override
+  public void tpeRunStart(Object pool) {
+    Slot s = slots.get();
+    if (s != null && s.running && s.arrival != PoolTally.UNTIMED && s.st.ref.refersTo(pool))
+      s.start = System.nanoTime();
+  }
+
+  @Override
+  public void tpeRunEnd(Object pool, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || !s.running || s.st == null || !s.st.ref.refersTo(pool)) return;
+    if (s.arrival != PoolTally.UNTIMED) s.end = System.nanoTime();
+    if (thrown != null) tpeWorkerExit(pool, thrown); // the thread ends: take it out now
+  }
+
   /** The arrival time of a task a pool thread has just taken, or UNTIMED. */
   private long arrivalOf(PoolState st, Object task) {
     if (st.kind == Kind.SCHEDULED) {
@@ -213,12 +232,14 @@ final class AgentHooks implements TineHooks {
   private static void begin(Slot s, Object task, long arrival) {
     s.task = task;
     s.arrival = arrival;
+    s.end = 0;
     s.start = arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
     s.running = true;
   }
 
   private void finish(Slot s, boolean threw) {
-    long end = s.arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
+    long end = s.arrival == PoolTally.UNTIMED ? 0 : s.end != 0 ? s.end : System.nanoTime();
+    s.end = 0;
     Object task = s.task;
     s.task = null;
     s.running = false;

@@ -47,6 +47,8 @@ final class PoolTransformer implements ClassFileTransformer {
                 .on(named("execute").and(takesArguments(Runnable.class))),
             Advice.to(Advices.Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
             Advice.to(Advices.GetTask.class).on(named("getTask").and(takesNoArguments())),
+            Advice.to(Advices.BeforeExecute.class)
+                .on(named("beforeExecute").and(takesArguments(Thread.class, Runnable.class))),
             Advice.to(Advices.AfterExecute.class)
                 .on(named("afterExecute").and(takesArguments(Runnable.class, Throwable.class)))));
     targets.put(

@@ -51,10 +51,17 @@ public final class PairedOverhead {
       System.out.println("READY " + ProcessHandle.current().pid());
       new BufferedReader(new InputStreamReader(System.in)).readLine();
       run(pool, inFlight, spin, tasks / 10); // a settled start after an attach
-      long t0 = System.nanoTime();
+      var os =
+          (com.sun.management.OperatingSystemMXBean)
+              java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+      long c0 = os.getProcessCpuTime(), t0 = System.nanoTime();
       run(pool, inFlight, spin, tasks);
-      long t = System.nanoTime() - t0;
-      System.out.printf(Locale.ROOT, "NS_PER_TASK %.1f%n", (double) t / tasks);
+      long t = System.nanoTime() - t0, c = os.getProcessCpuTime() - c0;
+      System.out.printf(
+          Locale.ROOT,
+          "NS_PER_TASK %.1f CPU_NS_PER_TASK %.1f%n",
+          (double) t / tasks,
+          (double) c / tasks);
       pool.shutdown();
     }
 
@@ -76,11 +83,14 @@ public final class PairedOverhead {
     int micros = args.length > 2 ? Integer.parseInt(args[2]) : 10;
     int tasks = args.length > 3 ? Integer.parseInt(args[3]) : 200_000;
     String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-    String cp = System.getProperty("java.class.path");
-    Map<String, List<Double>> ratios = new LinkedHashMap<>();
+    // the workload alone on the class path: the application knows nothing of Tine
+    String cp =
+        Path.of(Workload.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString();
+    Map<String, List<Double>> ratios = new LinkedHashMap<>(), cpuRatios = new LinkedHashMap<>();
     List<String> variants = List.of("no agent", "-javaagent", "attached");
     for (int r = 0; r < rounds; r++) {
-      Map<String, Double> ns = new LinkedHashMap<>();
+      Map<String, Double> ns = new LinkedHashMap<>(), cpu = new LinkedHashMap<>();
       // rotate the order so no variant always runs first in a round
       for (int k = 0; k < variants.size(); k++) {
         String v = variants.get((k + r) % variants.size());
@@ -107,13 +117,22 @@ public final class PairedOverhead {
         String line = out.readLine();
         if (c != null) c.close();
         p.waitFor();
-        ns.put(v, Double.parseDouble(line.split(" ")[1]));
+        String[] w = line.split(" ");
+        ns.put(v, Double.parseDouble(w[1]));
+        cpu.put(v, Double.parseDouble(w[3]));
       }
       double base = ns.get("no agent");
-      System.out.printf(Locale.ROOT, "round %d: ns/task %s%n", r + 1, ns);
-      for (String v : variants.subList(1, variants.size()))
+      double cpuBase = cpu.get("no agent");
+      System.out.printf(
+          Locale.ROOT, "round %d: wall ns/task %s; process CPU ns/task %s%n", r + 1, ns, cpu);
+      for (String v : variants.subList(1, variants.size())) {
         ratios.computeIfAbsent(v, x -> new ArrayList<>()).add(ns.get(v) / base - 1);
+        cpuRatios
+            .computeIfAbsent(v + " (CPU)", x -> new ArrayList<>())
+            .add(cpu.get(v) / cpuBase - 1);
+      }
     }
+    ratios.putAll(cpuRatios);
     for (var e : ratios.entrySet()) {
       List<Double> l = new ArrayList<>(e.getValue());
       l.sort(null);

@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code reuse}: 2 threads; one task object resubmitted every 10 ms (a server reusing its
  *       request objects), 2 ms each. Wait is submit → start of {@code run}.
  *   <li>{@code throwing}: 2 threads; a new task every 10 ms that works 2 ms and throws.
- *   <li>{@code micro}: 1 thread; a task every ~50 µs that spins 5 µs.
+ *   <li>{@code micro}: 1 thread; a task every ~50 µs that spins 1 µs.
  * </ul>
  */
 public final class TruthScenario {
@@ -115,7 +115,7 @@ public final class TruthScenario {
                       submitted[i] = System.nanoTime();
                       micro.execute(() -> {
                         started[i] = System.nanoTime();
-                        spin(5_000);
+                        spin(1_000);
                         ended[i] = System.nanoTime();
                       });
                       LockSupport.parkNanos(50_000);
