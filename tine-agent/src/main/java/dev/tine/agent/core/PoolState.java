@@ -177,8 +177,8 @@ final class PoolState {
 
   /**
    * The tally the calling pool thread records into. Every thread of every pool is timed alike: the
-   * tally is shared, so a thread costs the pool no heap of its own. Null only once the pool is
-   * frozen.
+   * tally is shared, so a thread costs the pool no heap of its own (a frozen pool's threads get a
+   * sink). Never null.
    */
   PoolTally tryRecorder() {
     recorders.incrementAndGet();
