@@ -335,6 +335,16 @@ final class JmxExporter {
     }
 
     @Override
+    public double getWaitMaxMillis() {
+      return f().waitMaxMs;
+    }
+
+    @Override
+    public double getServiceMaxMillis() {
+      return f().serviceMaxMs;
+    }
+
+    @Override
     public double getLittlesL() {
       return f().littlesL;
     }

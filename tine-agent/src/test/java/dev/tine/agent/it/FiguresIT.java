@@ -53,6 +53,13 @@ class FiguresIT {
                   t.get("wait_ms"),
                   t.get("l"),
                   t.get("tasks").longValue());
+          line +=
+              String.format(
+                  Locale.ROOT,
+                  "; agent Wq p50/p99/max %.4g/%.4g/%.4g ms",
+                  num(p.get("WaitP50Millis")),
+                  num(p.get("WaitP99Millis")),
+                  num(p.get("WaitMaxMillis")));
           report.append(line).append('\n');
           System.out.println(line);
           within(wrong, mode + " λ", lambda, t.get("rate"), 0.05, 0, line);

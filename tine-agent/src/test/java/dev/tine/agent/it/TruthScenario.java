@@ -56,13 +56,19 @@ public final class TruthScenario {
     while (System.nanoTime() < end) Thread.onSpinWait();
   }
 
-  /** The reused task: which submission it is now is set just before each execute. */
+  /**
+   * The reused task. Which submission a run serves comes from a FIFO of submission ids: under a
+   * loaded machine a run can start after the next submission (its thread was descheduled), and a
+   * field set at submit would then give two runs the same id. Two runs taking each other's ids swap
+   * their waits, which leaves the sum, and the mean, exact.
+   */
   static final class Reused implements Runnable {
-    volatile int id;
+    final java.util.concurrent.ConcurrentLinkedQueue<Integer> ids =
+        new java.util.concurrent.ConcurrentLinkedQueue<>();
 
     @Override
     public void run() {
-      int i = id;
+      int i = ids.remove();
       started[i] = System.nanoTime();
       LockSupport.parkNanos(2_000_000);
       ended[i] = System.nanoTime();
@@ -96,7 +102,7 @@ public final class TruthScenario {
                   int i = next.getAndIncrement();
                   switch (mode) {
                     case "reuse" -> {
-                      reused.id = i;
+                      reused.ids.add(i);
                       submitted[i] = System.nanoTime();
                       reuse.execute(reused);
                       LockSupport.parkNanos(10_000_000);
