@@ -68,7 +68,7 @@ class FiguresIT {
               mode + " S",
               s,
               t.get("service_ms"),
-              mode.equals("micro") ? 0.15 : 0.10,
+              mode.equals("micro") ? 0.20 : 0.10,
               mode.equals("micro") ? 0 : 0.2,
               line);
           within(
