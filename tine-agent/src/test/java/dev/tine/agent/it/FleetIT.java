@@ -198,6 +198,21 @@ class FleetIT {
     assertTrue(jfrPools.contains("orders"), "JFR names the pool as top does: " + jfrPools);
   }
 
+  @Test
+  void theEndpointNeverKeepsTheApplicationAlive() throws Exception {
+    // main returns at once (standard input closed): the JVM must end as it would without the agent
+    try (ChildJvm app =
+        ChildJvm.java(
+            List.of("-Xmx128m", "-javaagent:" + ChildJvm.agentJar() + "=prometheus=127.0.0.1:0"),
+            TEST_CLASSES,
+            FleetScenario.class.getName())) {
+      prometheusUrl(app);
+      app.process.getOutputStream().close();
+      assertEquals(0, app.waitFor(60), "stdout " + app.all + " stderr " + app.err);
+      assertTrue(app.all.contains("BYE"), app.all.toString());
+    }
+  }
+
   static String prometheusUrl(ChildJvm app) throws InterruptedException {
     long deadline = System.nanoTime() + 30_000_000_000L;
     Pattern p = Pattern.compile("Prometheus (http://\\S+/metrics)");
