@@ -47,7 +47,11 @@ public record AgentConfig(
       new AgentConfig(
           Duration.ofSeconds(1), Duration.ofSeconds(5), 64, 1024, 20_000, 60, true, false, null);
 
-  /** The heap the agent may hold at most with these settings (every pool at its bound). */
+  /**
+   * The heap the agent may hold at most with these settings (every pool at its bound).
+   *
+   * @return bytes
+   */
   public long maxHeapBytes() {
     return BASE_BYTES + (long) maxPools * BYTES_PER_POOL;
   }

@@ -94,7 +94,16 @@ public final class AttachClient implements AutoCloseable {
     return attach(pid, agentJar, agentOptions, Mode.LOAD);
   }
 
-  /** As {@link #attach(long, Path, String)}, loading the agent only in {@link Mode#LOAD}. */
+  /**
+   * As {@link #attach(long, Path, String)}, loading the agent only in {@link Mode#LOAD}.
+   *
+   * @param pid the target JVM
+   * @param agentJar the agent jar to load if none runs there
+   * @param agentOptions the agent's options when loaded now, or null
+   * @param mode whether to load the agent where none runs
+   * @return a client connected to the agent
+   * @throws AttachProblem why not, for the user, with an exit status
+   */
   public static AttachClient attach(long pid, Path agentJar, String agentOptions, Mode mode)
       throws AttachProblem {
     checkTarget(pid);

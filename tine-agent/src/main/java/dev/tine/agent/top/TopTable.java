@@ -140,7 +140,12 @@ public final class TopTable {
     return s.length() <= n ? s : s.substring(0, n - 1) + "…";
   }
 
-  /** How long the agent has run in the target (seconds), or NaN. */
+  /**
+   * How long the agent has run in the target.
+   *
+   * @param agent the agent's MXBean attributes
+   * @return seconds since the agent started, or NaN if unknown
+   */
   public static double agentAgeSeconds(Map<String, Object> agent) {
     double started = num(agent.get("StartedAtMillis"));
     return Double.isNaN(started) ? Double.NaN : (System.currentTimeMillis() - started) / 1000.0;
@@ -165,11 +170,11 @@ public final class TopTable {
     String head =
         String.format(
             Locale.ROOT,
-            "tine top - pid %d - %d pools - window %ss - agent %s %s ago - %s",
+            "tine top - pid %d - %d pools - window %ss - %s %s ago - %s",
             pid,
             pools.size(),
             f(window, 1),
-            "premain".equals(agent.get("StartedBy")) ? "(-javaagent)" : "(attached)",
+            "premain".equals(agent.get("StartedBy")) ? "-javaagent" : "attached",
             duration(age),
             java.time.LocalTime.now().withNano(0));
     sb.append(fit(head, width)).append(nl);

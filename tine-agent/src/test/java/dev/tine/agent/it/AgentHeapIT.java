@@ -39,7 +39,10 @@ class AgentHeapIT {
       throws Exception {
     try (ChildJvm app =
         ChildJvm.java(
-            List.of("-Xmx64m", "-XX:+UseG1GC"),
+            // soft references (ByteBuddy's and reflection's caches) cleared at every GC: what is
+            // left after a full GC is then what is strongly held, the same from one reading to
+            // the next
+            List.of("-Xmx64m", "-XX:+UseG1GC", "-XX:SoftRefLRUPolicyMSPerMB=0"),
             TEST_CLASSES,
             HeapScenario.class.getName(),
             "20",
