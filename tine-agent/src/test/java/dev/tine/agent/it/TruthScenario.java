@@ -137,30 +137,35 @@ public final class TruthScenario {
   }
 
   /**
-   * Prints the truth over the tasks that ended between two wall-clock instants (ms): their mean
-   * wait and service, their rate, and Little's L as the integral of tasks in the pool over the
-   * interval (the response times of those tasks, summed, over its length).
+   * Prints the truth over a wall-clock interval (ms): the mean wait and service of the tasks that
+   * ended in it, the rate of the tasks submitted in it (λ) and of those that ended in it, and
+   * Little's L as the time average of the tasks in the pool over it (each task's stay from submit
+   * to end, or to the interval's end if it has not ended, clipped to the interval).
    */
   static void truth(long fromMillis, long toMillis) {
     long from = fromMillis * 1_000_000L - OFFSET, to = toMillis * 1_000_000L - OFFSET;
-    long tasks = 0, waitSum = 0, serviceSum = 0, responseSum = 0;
+    long tasks = 0, arrived = 0, waitSum = 0, serviceSum = 0, inPool = 0;
     int last = next.get();
     for (int i = 0; i < last; i++) {
-      long e = ended[i];
+      long sub = submitted[i], e = ended[i];
+      if (sub == 0 || sub > to) continue;
+      if (sub >= from) arrived++;
+      long leave = e == 0 || e > to ? to : e;
+      if (leave > from) inPool += leave - Math.max(sub, from);
       if (e == 0 || e < from || e > to) continue;
       tasks++;
-      waitSum += started[i] - submitted[i];
+      waitSum += started[i] - sub;
       serviceSum += e - started[i];
-      responseSum += e - submitted[i];
     }
     double secs = (to - from) / 1e9;
     System.out.printf(
         java.util.Locale.ROOT,
-        "TRUTH tasks=%d wait_ms=%.5f service_ms=%.5f rate=%.3f l=%.5f%n",
+        "TRUTH tasks=%d wait_ms=%.5f service_ms=%.5f rate=%.3f completions=%.3f l=%.5f%n",
         tasks,
         waitSum / 1e6 / Math.max(1, tasks),
         serviceSum / 1e6 / Math.max(1, tasks),
+        arrived / secs,
         tasks / secs,
-        responseSum / 1e9 / secs);
+        inPool / 1e9 / secs);
   }
 }
