@@ -167,6 +167,42 @@ public record ExecutorSnapshot(
     return poolCpuUtilization * seconds * processors * 1000.0 / completed;
   }
 
+  /**
+   * The snapshot a {@link #toMap()} map (read back from JSON, say) describes.
+   *
+   * @param m the map: every component under its snake_case name, numbers of any width
+   * @return the snapshot
+   * @throws IllegalArgumentException naming the first key that is missing or of the wrong type
+   */
+  public static ExecutorSnapshot fromMap(Map<String, ?> m) {
+    var cs = ExecutorSnapshot.class.getRecordComponents();
+    Object[] args = new Object[cs.length];
+    Class<?>[] types = new Class<?>[cs.length];
+    for (int i = 0; i < cs.length; i++) {
+      String key = snake(cs[i].getName());
+      Class<?> t = cs[i].getType();
+      types[i] = t;
+      Object v = m.get(key);
+      if (t == String.class) {
+        if (!(v instanceof String)) throw new IllegalArgumentException("no text '" + key + "'");
+        args[i] = v;
+      } else if (!(v instanceof Number n)) {
+        throw new IllegalArgumentException("no number '" + key + "'");
+      } else if (t == double.class) {
+        args[i] = n.doubleValue();
+      } else if (t == long.class) {
+        args[i] = n.longValue();
+      } else {
+        args[i] = n.intValue();
+      }
+    }
+    try {
+      return ExecutorSnapshot.class.getDeclaredConstructor(types).newInstance(args);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** Flat name → value map (for JSON and tables). */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();

@@ -258,8 +258,14 @@ final class Charts {
         }
         sb.append(
             f(
-                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
-                px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
+                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d %s: %s</title></circle>",
+                px[i] + dx,
+                y,
+                c,
+                esc(s.name),
+                xs.get(i),
+                xs.get(i) == 1 ? "thread" : "threads",
+                esc(Ticks.format(s.y[i], unit))));
       }
       sb.append(
           f(
