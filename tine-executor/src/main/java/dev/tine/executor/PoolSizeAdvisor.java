@@ -50,7 +50,12 @@ public final class PoolSizeAdvisor {
     return Math.max(1.0, serviceMs);
   }
 
-  /** "p90 wait ≤ max(1 ms, S) = 10.4 ms": the default target in words, for a service time. */
+  /**
+   * The default target in words: "p90 queueing wait ≤ max(1 ms, S) = 10.4 ms (the default target)".
+   *
+   * @param serviceMs the mean service time S, in ms
+   * @return the sentence
+   */
   public static String defaultTargetWords(double serviceMs) {
     return f(
         "p%s queueing wait ≤ max(1 ms, S) = %.4g ms (the default target)",
@@ -161,6 +166,8 @@ public final class PoolSizeAdvisor {
   }
 
   /**
+   * What a recommendation is computed from; the constructor checks each figure.
+   *
    * @param arrivalRate λ, tasks per second (> 0)
    * @param serviceMs S, mean service time in ms (> 0)
    * @param cpuMs C, mean CPU time per task in ms, or NaN if unknown (0 ≤ C ≤ S)
@@ -179,6 +186,9 @@ public final class PoolSizeAdvisor {
       double percentile,
       double maxWaitMs,
       int maxPoolSize) {
+    /**
+     * Checks every figure: an {@link IllegalArgumentException} names the first one out of range.
+     */
     public Inputs {
       if (!(arrivalRate > 0) || Double.isInfinite(arrivalRate))
         throw new IllegalArgumentException("arrival rate must be positive, was " + arrivalRate);
@@ -202,7 +212,17 @@ public final class PoolSizeAdvisor {
             "maximum pool size must be positive, was " + maxPoolSize);
     }
 
-    /** The figures a snapshot measured: λ, S, C (from process CPU) and the processors. */
+    /**
+     * The figures a snapshot measured: λ, S, C (from process CPU) and the processors.
+     *
+     * @param s what the pool measured
+     * @param targetUtilization Goetz's U
+     * @param percentile the wait percentile to bound, or NaN
+     * @param maxWaitMs the bound, or NaN
+     * @param maxPoolSize the largest size to consider
+     * @return the inputs
+     * @throws IllegalArgumentException if the snapshot has no completed task
+     */
     public static Inputs fromSnapshot(
         ExecutorSnapshot s,
         double targetUtilization,
@@ -256,7 +276,13 @@ public final class PoolSizeAdvisor {
     }
   }
 
-  /** Erlang C: the probability that an arrival waits, for c servers and offered load a = λS. */
+  /**
+   * Erlang C: the probability that an arrival waits, for c servers and offered load a = λS.
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @return P(wait), 1 when c ≤ a
+   */
   public static double erlangC(int c, double a) {
     if (c <= a) return 1.0;
     double b = 1.0; // Erlang B by the stable recurrence B_k = a·B_{k-1} / (k + a·B_{k-1})
@@ -266,12 +292,27 @@ public final class PoolSizeAdvisor {
     return c * b / (c - a * (1 - b));
   }
 
-  /** Mean queueing wait E[Wq] = C·S / (c − a), in the unit of {@code service}. */
+  /**
+   * Mean queueing wait E[Wq] = C·S / (c − a), in the unit of {@code service}.
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @param service the mean service time S
+   * @return the mean wait, infinite when c ≤ a
+   */
   public static double meanWait(int c, double a, double service) {
     return c <= a ? Double.POSITIVE_INFINITY : erlangC(c, a) * service / (c - a);
   }
 
-  /** The p-th percentile (0..1) of the queueing wait: max(0, S·ln(C/(1−p)) / (c − a)). */
+  /**
+   * The p-th percentile (0..1) of the queueing wait: max(0, S·ln(C/(1−p)) / (c − a)).
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @param service the mean service time S
+   * @param p the percentile as a fraction, e.g. 0.9
+   * @return the wait percentile in the unit of {@code service}, infinite when c ≤ a
+   */
   public static double waitPercentile(int c, double a, double service, double p) {
     if (c <= a) return Double.POSITIVE_INFINITY;
     double pw = erlangC(c, a);
@@ -281,6 +322,8 @@ public final class PoolSizeAdvisor {
   /**
    * Recommends a size.
    *
+   * @param in the figures and the target
+   * @return the size, the figures behind it and the reasoning
    * @throws IllegalArgumentException if no size up to {@code maxPoolSize} meets the target, or the
    *     CPUs cannot serve the arrival rate at any size
    */

@@ -84,7 +84,8 @@ class SteadinessTest {
     assertTrue(
         s.reasons().get(0).contains("fib tine p=2's rounds ranged from 0.23× to"), s.toString());
     assertTrue(s.holds().contains("ratios at p=1"), s.holds());
-    assertTrue(s.holds().contains("varied by at most 2%"), "p=1's own spread is quoted: " + s.holds());
+    assertTrue(
+        s.holds().contains("varied by at most 2%"), "p=1's own spread is quoted: " + s.holds());
     String html = HtmlReport.html(run(0.3, 1.8, SEQ, STEADY, wild), "t");
     assertTrue(html.contains("id=\"busy\""), "the report's warning");
     assertTrue(html.indexOf("id=\"busy\"") < html.indexOf("id=\"verdict\""), "above the verdict");
