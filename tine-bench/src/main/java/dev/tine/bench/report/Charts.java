@@ -68,6 +68,9 @@ final class Charts {
     return String.format(Locale.ROOT, fmt, args);
   }
 
+  /** A line series this many times higher than all others is drawn cut at the top. */
+  static final double OUTLIER = 4;
+
   private static final int W0 = 400, PLOT_H = 190, L = 58, R = 14, T = 30, B = 44, LEGEND_ROW = 16;
 
   private static int legendRows(List<String> names, int W) {
@@ -196,11 +199,30 @@ final class Charts {
       String ceilingLabel,
       Unit unit) {
     int W = W0;
+    // Series with nothing to draw get no legend entry. A series far above the others (more than
+    // OUTLIER times the next one's highest point) would flatten them onto the axis: the scale fits
+    // the others, and that series is drawn cut at the top, its legend entry saying how high it
+    // goes.
+    List<Integer> drawn = new java.util.ArrayList<>();
+    for (int i = 0; i < series.size(); i++)
+      if (java.util.Arrays.stream(series.get(i).y).anyMatch(Double::isFinite)) drawn.add(i);
+    double[] peak = new double[series.size()];
+    for (int i : drawn)
+      peak[i] = java.util.Arrays.stream(series.get(i).y).filter(Double::isFinite).max().orElse(0);
+    int outlier = -1;
+    if (drawn.size() >= 2) {
+      List<Integer> byPeak = new java.util.ArrayList<>(drawn);
+      byPeak.sort((x, y) -> Double.compare(peak[y], peak[x]));
+      double second = peak[byPeak.get(1)];
+      if (second > 0 && peak[byPeak.get(0)] > OUTLIER * second) outlier = byPeak.get(0);
+    }
     List<String> names = new java.util.ArrayList<>(),
         colors = new java.util.ArrayList<>(),
         dashes = new java.util.ArrayList<>();
-    for (int i = 0; i < series.size(); i++) {
-      names.add(series.get(i).name);
+    for (int i : drawn) {
+      names.add(
+          series.get(i).name
+              + (i == outlier ? " (off scale: up to " + Ticks.format(peak[i], unit) + ")" : ""));
       colors.add(series.get(i).colorOr(i));
       dashes.add(series.get(i).dash);
     }
@@ -213,10 +235,14 @@ final class Charts {
     StringBuilder sb = new StringBuilder(open(id, title, height, W));
     // the scale fits the points and the ceiling; a whisker longer than that is cut at the top
     // (marked)
-    double ymax = 0;
-    for (Series s : series) for (double y : s.y) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
+    double ymax = 0, whiskers = 0;
+    for (int i : drawn) {
+      if (i == outlier) continue;
+      ymax = Math.max(ymax, peak[i]);
+      whiskers = Math.max(whiskers, max(List.of(series.get(i)), 0));
+    }
     if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
-    double whiskers = max(series, 0);
+    whiskers = Math.max(whiskers, ymax);
     double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit, W);
     double[] px = xPositions(xs.size(), W);
     xLabels(sb, xs, px, "threads", W);
@@ -234,7 +260,7 @@ final class Charts {
               pts.toString().trim()));
     }
     boolean whiskersShown = series.size() <= 4; // more would hide the lines
-    for (int si = 0; si < series.size(); si++) {
+    for (int si : drawn) {
       Series s = series.get(si);
       String c = s.colorOr(si);
       StringBuilder pts = new StringBuilder();
@@ -255,6 +281,12 @@ final class Charts {
                     "<polygon points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>",
                     px[i] + dx - 3, yHi + 5, px[i] + dx, yHi, px[i] + dx + 3, yHi + 5, c));
           }
+        }
+        if (s.y[i] > top) { // off scale: an arrowhead at the top instead of a point on the line
+          sb.append(
+              f(
+                  "<polygon class=\"offscale\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>",
+                  px[i] + dx - 5, y + 7, px[i] + dx, y - 2, px[i] + dx + 5, y + 7, c));
         }
         sb.append(
             f(

@@ -71,12 +71,22 @@ public final class ExperimentReport {
   }
 
   /** One colour per collector; the young size by the line's dashes. */
+  /**
+   * A colour per (collector, young size): a hue per collector and, within it, dark to light for 4
+   * MB, 64 MB and (2+2p) MB, so that ten lines are told apart by colour, the dash repeating the
+   * young size.
+   */
   static String collectorColor(String setting) {
-    return setting.startsWith("Serial")
-        ? "#1f77b4"
-        : setting.startsWith("Parallel")
-            ? "#ff7f0e"
-            : setting.startsWith("G1") ? "#2ca02c" : "#9467bd";
+    int young = setting.endsWith(" 64M") ? 1 : setting.endsWith(" 2+2p") ? 2 : 0;
+    String[] shades =
+        setting.startsWith("Serial")
+            ? new String[] {"#08519c", "#3182bd", "#6baed6"}
+            : setting.startsWith("Parallel")
+                ? new String[] {"#a63603", "#e6550d", "#fd8d3c"}
+                : setting.startsWith("G1")
+                    ? new String[] {"#006d2c", "#31a354", "#74c476"}
+                    : new String[] {"#54278f", "#756bb1", "#9e9ac8"};
+    return shades[young];
   }
 
   static String youngDash(String setting) {

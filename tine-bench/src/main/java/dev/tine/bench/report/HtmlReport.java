@@ -40,6 +40,7 @@ public final class HtmlReport {
           + ".axis{font-size:10.5px;fill:#333}.faint{fill:#777}.panel{font-size:13px;font-weight:bold}.name{font-size:12.5px}"
           + ".value{font-size:11.5px}.strong{font-weight:bold}.faster{color:#1a7f37}.slower{color:#cf222e}.unclear{color:#666}"
           + "ul{margin:2px 0 6px 18px;padding:0}li{margin:1px 0}td.nw{white-space:nowrap}"
+          + "svg.chart{max-width:100%;height:auto}"
           + ".busy{border:2px solid #bf8700;background:#fff8c5;padding:8px 12px;margin:8px 0 14px;font-size:14px;"
           + "max-width:1100px}";
 
@@ -190,8 +191,15 @@ public final class HtmlReport {
           else slower.add(r.label() + f(" %.2f×", x.value()));
         }
         side.append(f("<b>%s</b>: geometric mean %s<ul>", esc(panels.get(i)), esc(words(geo[i]))));
-        side.append(f("<li class=\"faster\">Tine faster on %s</li>", esc(list(faster))));
-        side.append(f("<li class=\"slower\">Tine slower on %s</li>", esc(list(slower))));
+        // an empty list is not news: grey, not the colour of a verdict
+        side.append(
+            f(
+                "<li class=\"%s\">Tine faster on %s</li>",
+                faster.isEmpty() ? "unclear" : "faster", esc(list(faster))));
+        side.append(
+            f(
+                "<li class=\"%s\">Tine slower on %s</li>",
+                slower.isEmpty() ? "unclear" : "slower", esc(list(slower))));
         side.append(
             f("<li class=\"unclear\">no clear difference on %s</li></ul>", esc(list(unclear))));
       }
