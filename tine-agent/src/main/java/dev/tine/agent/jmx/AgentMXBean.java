@@ -4,34 +4,39 @@ package dev.tine.agent.jmx;
 public interface AgentMXBean {
   String getVersion();
 
-  /** "premain" (-javaagent) or "attach" (loaded into the running JVM). */
+  /** {@return "premain" (-javaagent) or "attach" (loaded into the running JVM)} */
   String getStartedBy();
 
   long getStartedAtMillis();
 
-  /** Ticks done (the figures are refreshed at each, about once a second). */
+  /** {@return ticks done (the figures are refreshed at each, about once a second)} */
   long getTicks();
 
   int getPools();
 
-  /** Pools not measured because the agent's maxPools were measured already. */
+  /** {@return pools not measured because the agent's maxPools were measured already} */
   int getRefusedPools();
 
   int getRecorders();
 
   int getProcessors();
 
-  /** Failures inside the agent since it started (each one swallowed; the application went on). */
+  /**
+   * {@return failures inside the agent since it started (each one swallowed; the application went
+   * on)}
+   */
   long getFailures();
 
   String getLastFailure();
 
   String[] getInstrumentedClasses();
 
-  /** Seed 004's system view: Little's L summed over the pools, against the processors. */
+  /**
+   * {@return Pepperdine's system view: Little's L summed over the pools, against the processors}
+   */
   double getTotalLittlesL();
 
-  /** Process CPU over the agent's last tick, 0..1 of all processors, or -1. */
+  /** {@return process CPU over the agent's last tick, 0..1 of all processors, or -1} */
   double getProcessCpuLoad();
 
   String getConfiguration();
