@@ -226,8 +226,21 @@ final class Charts {
       colors.add(series.get(i).colorOr(i));
       dashes.add(series.get(i).dash);
     }
+    double ymax = 0, whiskers = 0;
+    for (int i : drawn) {
+      if (i == outlier) continue;
+      ymax = Math.max(ymax, peak[i]);
+      whiskers = Math.max(whiskers, max(List.of(series.get(i)), 0));
+    }
+    // the ceiling, likewise, is left out of the scale when it would flatten every series
+    double ceilingPeak = 0;
+    if (ceiling != null)
+      for (double c : ceiling) if (Double.isFinite(c)) ceilingPeak = Math.max(ceilingPeak, c);
+    boolean ceilingOff = ymax > 0 && ceilingPeak > OUTLIER * ymax;
     if (ceiling != null) {
-      names.add(ceilingLabel);
+      names.add(
+          ceilingLabel
+              + (ceilingOff ? " (off scale: up to " + Ticks.format(ceilingPeak, unit) + ")" : ""));
       colors.add("#888");
       dashes.add("5 4");
     }
@@ -235,13 +248,7 @@ final class Charts {
     StringBuilder sb = new StringBuilder(open(id, title, height, W));
     // the scale fits the points and the ceiling; a whisker longer than that is cut at the top
     // (marked)
-    double ymax = 0, whiskers = 0;
-    for (int i : drawn) {
-      if (i == outlier) continue;
-      ymax = Math.max(ymax, peak[i]);
-      whiskers = Math.max(whiskers, max(List.of(series.get(i)), 0));
-    }
-    if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
+    if (!ceilingOff) ymax = Math.max(ymax, ceilingPeak);
     whiskers = Math.max(whiskers, ymax);
     double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit, W);
     double[] px = xPositions(xs.size(), W);
@@ -251,7 +258,7 @@ final class Charts {
       StringBuilder pts = new StringBuilder();
       for (int i = 0; i < xs.size(); i++) {
         if (Double.isFinite(ceiling[i]))
-          pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * ceiling[i] / top));
+          pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * Math.min(ceiling[i], top) / top));
       }
       sb.append(
           f(
@@ -332,7 +339,17 @@ final class Charts {
                 + groupLabels.size()
                     * Math.max(
                         40, 8 * groupLabels.stream().mapToInt(String::length).max().orElse(4)));
-    List<String> names = series.stream().map(Series::name).toList();
+    // a series with no bar to see says so in its legend entry
+    List<String> names =
+        series.stream()
+            .map(x ->
+                java.util.Arrays.stream(x.y).allMatch(v -> !(v > 0))
+                    ? x.name
+                        + (java.util.Arrays.stream(x.y).anyMatch(Double::isFinite)
+                            ? " (0 in every run)"
+                            : " (not measured)")
+                    : x.name)
+            .toList();
     List<String> colors = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++) colors.add(series.get(i).colorOr(i));
     int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;

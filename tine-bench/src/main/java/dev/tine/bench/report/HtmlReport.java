@@ -40,7 +40,8 @@ public final class HtmlReport {
           + ".axis{font-size:10.5px;fill:#333}.faint{fill:#777}.panel{font-size:13px;font-weight:bold}.name{font-size:12.5px}"
           + ".value{font-size:11.5px}.strong{font-weight:bold}.faster{color:#1a7f37}.slower{color:#cf222e}.unclear{color:#666}"
           + "ul{margin:2px 0 6px 18px;padding:0}li{margin:1px 0}td.nw{white-space:nowrap}"
-          + "svg.chart{max-width:100%;height:auto}"
+          + "svg.chart{max-width:100%;height:auto}.scroll{max-width:100%;min-width:0;overflow-x:auto}"
+          + ".scroll svg.verdict{max-width:none}"
           + ".busy{border:2px solid #bf8700;background:#fff8c5;padding:8px 12px;margin:8px 0 14px;font-size:14px;"
           + "max-width:1100px}";
 
@@ -64,7 +65,8 @@ public final class HtmlReport {
     for (Map<String, Object> m : records)
       byProgram.computeIfAbsent((String) m.get("program"), k -> new ArrayList<>()).add(m);
     StringBuilder sb = new StringBuilder();
-    sb.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+    sb.append(
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
         .append(esc(title))
         .append("</title><style>")
         .append(STYLE)
@@ -170,6 +172,8 @@ public final class HtmlReport {
       rows.add(new ForestRow("geometric mean", geo, true));
       List<String> panels = ts.stream().map(t -> t + (t == 1 ? " thread" : " threads")).toList();
       out.append(
+          "<div class=\"scroll\">"); // wide: scrolls on a phone rather than shrink to unreadable
+      out.append(
           Charts.forest(
               "verdict-chart",
               "Verdict: Tine's time / the JDK ForkJoinPool's time, same program and threads",
@@ -177,6 +181,7 @@ public final class HtmlReport {
               rows,
               "Tine faster",
               "Tine slower"));
+      out.append("</div>");
       side.append("<h3>In words (95% intervals)</h3>");
       for (int i = 0; i < ts.size(); i++) {
         List<String> faster = new ArrayList<>(),

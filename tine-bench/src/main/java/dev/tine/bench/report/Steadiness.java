@@ -66,14 +66,29 @@ public record Steadiness(List<String> reasons, String holds) {
               worst.label(), worst.low(), worst.high()));
     }
     if (why.isEmpty()) return new Steadiness(why, "");
-    String holds =
-        "What still holds: ratios at p=1 (one worker, no contention for the second core) are steadier"
-            + (worstP1 != null
-                ? f(" (their rounds varied by at most %.0f%%)", 100 * (worstP1.ratio() - 1))
-                : "")
-            + "; speedups, %ceiling and the p≥2 verdicts can flip between two runs. Rerun on a quiet"
-            + " machine, or with more --repeat, before relying on them.";
+    String holds;
+    if (worstP1 != null && worstP1.ratio() < Math.max(WIDE_ROUNDS, worst.ratio() / 2)) {
+      holds =
+          "What still holds: ratios at p=1 (one worker, no contention for the second core) are"
+              + " steadier (their rounds stayed within "
+              + spreadWords(worstP1.ratio())
+              + "); speedups, %ceiling and the p≥2 verdicts can flip between two runs. Rerun on a"
+              + " quiet machine, or with more --repeat, before relying on them.";
+    } else {
+      holds =
+          "Even the p=1 ratios wandered"
+              + (worstP1 != null ? " (rounds up to " + spreadWords(worstP1.ratio()) + ")" : "")
+              + ", so read each figure only with its interval, and rerun on a quiet machine before"
+              + " comparing runs.";
+    }
     return new Steadiness(List.copyOf(why), holds);
+  }
+
+  /** "12%" of each other for a small spread, "3.5×" apart for a large one. */
+  private static String spreadWords(double ratio) {
+    return ratio < 2
+        ? f("%.0f%% of each other", 100 * (ratio - 1))
+        : f("%.1f× of each other", ratio);
   }
 
   /** One line per reason, for the console. */

@@ -61,6 +61,34 @@ class ChartsTest {
     assertTrue(svg.contains("class=\"offscale\""), "off-scale points are marked at the top");
   }
 
+  /**
+   * A ceiling far above every series is left out of the scale, and a bar series of zeros says so.
+   */
+  @Test
+  void aFarCeilingAndZeroBarsAreNamedNotHidden() {
+    String svg =
+        Charts.lineChart(
+            "c",
+            "speedup",
+            List.of(1, 2),
+            List.of(
+                new Series("tine", new double[] {0.07, 0.1}),
+                new Series("jdk", new double[] {0.04, 0.03})),
+            new double[] {1, 1.1},
+            "ceiling",
+            Unit.TIMES);
+    assertTrue(svg.contains("ceiling (off scale: up to 1.1×)"), svg);
+    String bars =
+        Charts.barChart(
+            "g",
+            "GC",
+            List.of(1, 2),
+            List.of(
+                new Series("tine", new double[] {0, 0}), new Series("jdk", new double[] {2, 3})),
+            Unit.MILLIS);
+    assertTrue(bars.contains(">tine (0 in every run)<"), bars);
+  }
+
   /** Ten GC settings get ten colours: a hue per collector, a shade per young size. */
   @Test
   void gcSettingsHaveDistinctColours() {
