@@ -199,10 +199,10 @@ final class Charts {
       String ceilingLabel,
       Unit unit) {
     int W = W0;
-    // Series with nothing to draw get no legend entry. A series far above the others (more than
-    // OUTLIER times the next one's highest point) would flatten them onto the axis: the scale fits
-    // the others, and that series is drawn cut at the top, its legend entry saying how high it
-    // goes.
+    // Series with nothing to draw get no legend entry. Among three or more series, one far above
+    // the rest (more than OUTLIER times the next one's highest point) would flatten them onto the
+    // axis: the scale fits the others, and that series is drawn cut at the top, its legend entry
+    // saying how high it goes.
     List<Integer> drawn = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++)
       if (java.util.Arrays.stream(series.get(i).y).anyMatch(Double::isFinite)) drawn.add(i);
@@ -210,7 +210,7 @@ final class Charts {
     for (int i : drawn)
       peak[i] = java.util.Arrays.stream(series.get(i).y).filter(Double::isFinite).max().orElse(0);
     int outlier = -1;
-    if (drawn.size() >= 2) {
+    if (drawn.size() >= 3) { // with two, cutting one would leave a single line: keep both
       List<Integer> byPeak = new java.util.ArrayList<>(drawn);
       byPeak.sort((x, y) -> Double.compare(peak[y], peak[x]));
       double second = peak[byPeak.get(1)];
@@ -281,7 +281,7 @@ final class Charts {
           sb.append(
               f(
                   "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-                  px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
+                  px[i] + dx, y0 - PLOT_H * Math.min(s.lo[i], top) / top, px[i] + dx, yHi, c));
           if (s.hi[i] > top) { // cut: a small arrowhead says the interval goes on
             sb.append(
                 f(

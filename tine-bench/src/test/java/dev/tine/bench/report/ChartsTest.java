@@ -59,6 +59,18 @@ class ChartsTest {
     while (m.find()) topTick = Math.max(topTick, Double.parseDouble(m.group(1)));
     assertTrue(topTick < 4, "top tick " + topTick + " fits tine, jdk and the ceiling");
     assertTrue(svg.contains("class=\"offscale\""), "off-scale points are marked at the top");
+    String two =
+        Charts.lineChart(
+            "y",
+            "speedup",
+            List.of(1, 2),
+            List.of(
+                new Series("tine", new double[] {0.6, 0.64}),
+                new Series("jdk", new double[] {0.05, 0.07})),
+            null,
+            null,
+            Unit.TIMES);
+    assertFalse(two.contains("off scale"), "of two series neither is cut: " + two);
   }
 
   /**
