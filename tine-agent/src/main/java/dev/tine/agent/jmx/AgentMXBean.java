@@ -2,23 +2,28 @@ package dev.tine.agent.jmx;
 
 /** The agent itself: {@code dev.tine.agent:type=Agent}. */
 public interface AgentMXBean {
+  /** {@return the agent's version} */
   String getVersion();
 
   /** {@return "premain" (-javaagent) or "attach" (loaded into the running JVM)} */
   String getStartedBy();
 
+  /** {@return when the agent started (epoch milliseconds)} */
   long getStartedAtMillis();
 
   /** {@return ticks done (the figures are refreshed at each, about once a second)} */
   long getTicks();
 
+  /** {@return pools measured now} */
   int getPools();
 
   /** {@return pools not measured because the agent's maxPools were measured already} */
   int getRefusedPools();
 
+  /** {@return per-thread recorders held now, over all pools} */
   int getRecorders();
 
+  /** {@return the processors available to the JVM} */
   int getProcessors();
 
   /**
@@ -27,8 +32,10 @@ public interface AgentMXBean {
    */
   long getFailures();
 
+  /** {@return the last failure inside the agent, or null if none} */
   String getLastFailure();
 
+  /** {@return the classes whose bytecode the agent changed} */
   String[] getInstrumentedClasses();
 
   /**
@@ -39,6 +46,7 @@ public interface AgentMXBean {
   /** {@return process CPU over the agent's last tick, 0..1 of all processors, or -1} */
   double getProcessCpuLoad();
 
+  /** {@return the agent's settings (window, sampling, limits), as {@code AgentConfig[...]}} */
   String getConfiguration();
 
   /** Undoes the instrumentation, unregisters the MXBeans and stops the agent's thread. */
