@@ -39,8 +39,8 @@ import picocli.CommandLine.Spec;
     description = {
       "Runs benchmark programs on sequential code, Tine, the JDK's ForkJoinPool and the JDK's ready-made parallel "
           + "forms in one JVM, with warm-up, interleaved rounds, medians and a 95%% interval on every ratio, beside the "
-          + "box's measured n-thread ceiling. With no PROGRAM it runs the whole suite at the quick size (about two "
-          + "minutes on 2 cores). Every run is saved as results/<time>.json and .html (named at the end). "
+          + "box's measured n-thread ceiling. With no PROGRAM it runs the whole suite at the quick size (about a "
+          + "minute on a quiet 2-core machine). Every run is saved as results/<time>.json and .html (named at the end). "
           + "A busy machine is flagged at the top of the results. Tighter intervals: more --repeat."
     })
 final class BenchCommand implements Callable<Integer> {
