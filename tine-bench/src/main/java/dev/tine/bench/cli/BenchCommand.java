@@ -351,7 +351,7 @@ final class BenchCommand implements Callable<Integer> {
     if (steadiness.busy()) {
       System.out.println();
       System.out.println(
-          "(busy machine: see the warning at the top of the results; p=1 figures are the steadier ones)");
+          "(busy machine: see the warning at the top of the results for what still holds)");
     }
     if (!result.allVerified()) {
       System.out.println("SOME RESULTS WERE WRONG (see FAILED above)");
