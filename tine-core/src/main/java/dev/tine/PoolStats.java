@@ -55,95 +55,124 @@ public final class PoolStats {
     }
   }
 
+  /** {@return the pool's name} */
   public String poolName() {
     return poolName;
   }
 
+  /** {@return the pool's configured number of workers} */
   public int parallelism() {
     return parallelism;
   }
 
-  /** Live worker threads when the snapshot was taken. */
+  /** {@return live worker threads when the snapshot was taken} */
   public int poolSize() {
     return poolSize;
   }
 
-  /** Sleeping workers when the snapshot was taken. */
+  /** {@return sleeping workers when the snapshot was taken} */
   public int sleeping() {
     return sleeping;
   }
 
-  /** Queued tasks when the snapshot was taken. */
+  /** {@return queued tasks when the snapshot was taken} */
   public long queued() {
     return queued;
   }
 
-  /** One row per worker slot. */
+  /** {@return one row per worker slot} */
   public List<WorkerStats> workers() {
     return workers;
   }
 
+  /** {@return tasks run to completion (normally or not), summed over the workers} */
   public long tasksExecuted() {
     return totals[WorkerCounters.EXECUTED];
   }
 
+  /**
+   * {@return calls of {@code fork()}, latent or eager, and eagerly forked second halves of
+   * primitive joins, summed over the workers}
+   */
   public long forks() {
     return totals[WorkerCounters.FORKS];
   }
 
+  /**
+   * {@return tasks taken back from the own deque or latent stack outside an inline join, summed
+   * over the workers}
+   */
   public long localPops() {
     return totals[WorkerCounters.LOCAL_POPS];
   }
 
+  /** {@return tasks taken from another worker's deque, summed over the workers} */
   public long steals() {
     return totals[WorkerCounters.STEALS];
   }
 
+  /** {@return sweeps over all deques that found nothing, summed over the workers} */
   public long failedSteals() {
     return totals[WorkerCounters.FAILED_STEALS];
   }
 
+  /** {@return joins of incomplete tasks by workers, summed over the workers} */
   public long joins() {
     return totals[WorkerCounters.JOINS];
   }
 
+  /**
+   * {@return joins whose target was not in the joiner's own deque, so it helped, summed over the
+   * workers}
+   */
   public long joinsHelped() {
     return totals[WorkerCounters.JOINS_HELPED];
   }
 
+  /** {@return joins that had to block at least once, summed over the workers} */
   public long joinsBlocked() {
     return totals[WorkerCounters.JOINS_BLOCKED];
   }
 
+  /** {@return times a worker went to sleep, summed over the workers} */
   public long parks() {
     return totals[WorkerCounters.PARKS];
   }
 
+  /** {@return nanoseconds spent looking for work, summed over the workers} */
   public long idleNanos() {
     return totals[WorkerCounters.IDLE_NANOS];
   }
 
+  /** {@return {@code Task} forks recorded latent, summed over the workers} */
   public long latentForks() {
     return totals[WorkerCounters.LATENT_FORKS];
   }
 
+  /** {@return latent forks moved to a deque, summed over the workers} */
   public long promotions() {
     return totals[WorkerCounters.PROMOTIONS];
   }
 
+  /** {@return promoted forks a thief took, summed over the workers} */
   public long promotedStolen() {
     return totals[WorkerCounters.PROMOTED_STOLEN];
   }
 
+  /**
+   * {@return joins of a never-promoted {@code Task} fork, run by a direct call, summed over the
+   * workers}
+   */
   public long inlineJoins() {
     return totals[WorkerCounters.INLINE_JOINS];
   }
 
+  /** {@return latent forks taken from a worker blocked outside Tine, summed over the workers} */
   public long claims() {
     return totals[WorkerCounters.CLAIMS];
   }
 
-  /** Sum of the workers' CPU time in nanoseconds, or -1 if unavailable. */
+  /** {@return the sum of the workers' CPU time in nanoseconds, or -1 if unavailable} */
   public long cpuNanos() {
     long sum = 0;
     boolean any = false;
@@ -156,7 +185,7 @@ public final class PoolStats {
     return any ? sum : -1;
   }
 
-  /** Steals as a fraction of tasks executed (Lea's figure 4-6). */
+  /** {@return steals as a fraction of tasks executed (Lea's figure 4-6)} */
   public double stealRatio() {
     long ex = tasksExecuted();
     return ex == 0 ? 0.0 : (double) steals() / ex;
@@ -279,96 +308,122 @@ public final class PoolStats {
       this.waitedMillis = waitedMillis;
     }
 
+    /** {@return the worker slot's index, from 0} */
     public int index() {
       return index;
     }
 
-    /** The live thread's name, or null if the slot has no live worker. */
+    /** {@return the live thread's name, or null if the slot has no live worker} */
     public String threadName() {
       return threadName;
     }
 
+    /** {@return tasks run to completion (normally or not), by this worker} */
     public long tasksExecuted() {
       return c[WorkerCounters.EXECUTED];
     }
 
+    /**
+     * {@return calls of {@code fork()}, latent or eager, and eagerly forked second halves of
+     * primitive joins, by this worker}
+     */
     public long forks() {
       return c[WorkerCounters.FORKS];
     }
 
+    /**
+     * {@return tasks taken back from the own deque or latent stack outside an inline join, by this
+     * worker}
+     */
     public long localPops() {
       return c[WorkerCounters.LOCAL_POPS];
     }
 
+    /** {@return tasks taken from another worker's deque, by this worker} */
     public long steals() {
       return c[WorkerCounters.STEALS];
     }
 
+    /** {@return sweeps over all deques that found nothing, by this worker} */
     public long failedSteals() {
       return c[WorkerCounters.FAILED_STEALS];
     }
 
+    /** {@return joins of incomplete tasks by workers, by this worker} */
     public long joins() {
       return c[WorkerCounters.JOINS];
     }
 
+    /**
+     * {@return joins whose target was not in the joiner's own deque, so it helped, by this worker}
+     */
     public long joinsHelped() {
       return c[WorkerCounters.JOINS_HELPED];
     }
 
+    /** {@return joins that had to block at least once, by this worker} */
     public long joinsBlocked() {
       return c[WorkerCounters.JOINS_BLOCKED];
     }
 
+    /** {@return times a worker went to sleep, by this worker} */
     public long parks() {
       return c[WorkerCounters.PARKS];
     }
 
+    /** {@return nanoseconds spent looking for work, by this worker} */
     public long idleNanos() {
       return c[WorkerCounters.IDLE_NANOS];
     }
 
+    /** {@return {@code Task} forks recorded latent, by this worker} */
     public long latentForks() {
       return c[WorkerCounters.LATENT_FORKS];
     }
 
+    /** {@return latent forks moved to a deque, by this worker} */
     public long promotions() {
       return c[WorkerCounters.PROMOTIONS];
     }
 
+    /** {@return promoted forks a thief took, by this worker} */
     public long promotedStolen() {
       return c[WorkerCounters.PROMOTED_STOLEN];
     }
 
+    /**
+     * {@return joins of a never-promoted {@code Task} fork, run by a direct call, by this worker}
+     */
     public long inlineJoins() {
       return c[WorkerCounters.INLINE_JOINS];
     }
 
+    /** {@return latent forks taken from a worker blocked outside Tine, by this worker} */
     public long claims() {
       return c[WorkerCounters.CLAIMS];
     }
 
-    /** CPU time of this slot's threads in ns (-1 if unavailable). */
+    /** {@return CPU time of this slot's threads in ns (-1 if unavailable)} */
     public long cpuNanos() {
       return cpuNanos;
     }
 
-    /** Times the live thread entered BLOCKED (-1 if none live). */
+    /** {@return times the live thread entered BLOCKED (-1 if none live)} */
     public long blockedCount() {
       return blockedCount;
     }
 
-    /** ms the live thread spent BLOCKED (-1 unless contention monitoring is on). */
+    /** {@return ms the live thread spent BLOCKED (-1 unless contention monitoring is on)} */
     public long blockedMillis() {
       return blockedMillis;
     }
 
-    /** Times the live thread entered WAITING or TIMED_WAITING (-1 if none live). */
+    /** {@return times the live thread entered WAITING or TIMED_WAITING (-1 if none live)} */
     public long waitedCount() {
       return waitedCount;
     }
 
-    /** ms the live thread spent WAITING (-1 unless contention monitoring is on). */
+    /** {@return ms the live thread spent WAITING (-1 unless contention monitoring is on)} */
     public long waitedMillis() {
       return waitedMillis;
     }

@@ -76,6 +76,8 @@ public final class Scope extends LatentStack {
    * The scope of the current thread, a worker of some pool: to enter scope-passing code from a
    * {@link Task}'s {@code compute}. Outside a pool's worker, throws {@link IllegalStateException}
    * (use {@link WorkStealingPool#invoke(java.util.function.Function)} there).
+   *
+   * @return the current worker's scope
    */
   public static Scope current() {
     if (Thread.currentThread() instanceof Worker w) {
@@ -87,7 +89,7 @@ public final class Scope extends LatentStack {
             + ", which is not a pool worker");
   }
 
-  /** The pool whose worker this scope belongs to. */
+  /** {@return the pool whose worker this scope belongs to} */
   public WorkStealingPool pool() {
     return worker.pool;
   }
@@ -98,86 +100,199 @@ public final class Scope extends LatentStack {
    */
   @FunctionalInterface
   public interface ToLong {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @return the result
+     */
     long apply(Scope s);
   }
 
   /** A computation that takes only the scope, with a {@code double} result. */
   @FunctionalInterface
   public interface ToDouble {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @return the result
+     */
     double apply(Scope s);
   }
 
-  /** A computation that takes only the scope, with a result of type {@code R}. */
+  /**
+   * A computation that takes only the scope, with a result of type {@code R}.
+   *
+   * @param <R> the result type
+   */
   @FunctionalInterface
   public interface To<R> {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @return the result
+     */
     R apply(Scope s);
   }
 
   /** A function of the scope and an {@code int} argument, with a {@code long} result. */
   @FunctionalInterface
   public interface IntToLong {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     long apply(Scope s, int x);
   }
 
   /** A function of the scope and an {@code int} argument, with a {@code double} result. */
   @FunctionalInterface
   public interface IntToDouble {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     double apply(Scope s, int x);
   }
 
-  /** A function of the scope and an {@code int} argument, with a result of type {@code R}. */
+  /**
+   * A function of the scope and an {@code int} argument, with a result of type {@code R}.
+   *
+   * @param <R> the result type
+   */
   @FunctionalInterface
   public interface IntTo<R> {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     R apply(Scope s, int x);
   }
 
   /** A function of the scope and a {@code long} argument, with a {@code long} result. */
   @FunctionalInterface
   public interface LongToLong {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     long apply(Scope s, long x);
   }
 
   /** A function of the scope and a {@code long} argument, with a {@code double} result. */
   @FunctionalInterface
   public interface LongToDouble {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     double apply(Scope s, long x);
   }
 
-  /** A function of the scope and a {@code long} argument, with a result of type {@code R}. */
+  /**
+   * A function of the scope and a {@code long} argument, with a result of type {@code R}.
+   *
+   * @param <R> the result type
+   */
   @FunctionalInterface
   public interface LongTo<R> {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param x the argument
+     * @return the result
+     */
     R apply(Scope s, long x);
   }
 
   /** A function of the scope and an index range {@code [lo, hi)}, with a {@code long} result. */
   @FunctionalInterface
   public interface RangeToLong {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param lo the range start (inclusive)
+     * @param hi the range end (exclusive)
+     * @return the result
+     */
     long apply(Scope s, int lo, int hi);
   }
 
   /** A function of the scope and an index range {@code [lo, hi)}, with a {@code double} result. */
   @FunctionalInterface
   public interface RangeToDouble {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param lo the range start (inclusive)
+     * @param hi the range end (exclusive)
+     * @return the result
+     */
     double apply(Scope s, int lo, int hi);
   }
 
   /**
    * A function of the scope and an index range {@code [lo, hi)}, with a result of type {@code R}.
+   *
+   * @param <R> the result type
    */
   @FunctionalInterface
   public interface RangeTo<R> {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param lo the range start (inclusive)
+     * @param hi the range end (exclusive)
+     * @return the result
+     */
     R apply(Scope s, int lo, int hi);
   }
 
   /** An action on the scope and an index range {@code [lo, hi)}. */
   @FunctionalInterface
   public interface RangeAction {
+    /**
+     * Runs the computation.
+     *
+     * @param s the scope of the worker that runs the call
+     * @param lo the range start (inclusive)
+     * @param hi the range end (exclusive)
+     */
     void run(Scope s, int lo, int hi);
   }
 
   /**
    * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
@@ -206,6 +321,14 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return the result
    */
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
@@ -235,6 +358,17 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with an {@code int} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param <A> the first half's result type
+   * @param <B> the second half's result type
+   * @param <R> the result type
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return the result
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
@@ -269,6 +403,14 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
@@ -297,6 +439,14 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return the result
    */
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
@@ -326,6 +476,17 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with a {@code long} argument per half; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param <A> the first half's result type
+   * @param <B> the second half's result type
+   * @param <R> the result type
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return the result
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
@@ -360,6 +521,16 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
    * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param aLo the first half's range start (inclusive)
+   * @param aHi the first half's range end (exclusive)
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param bLo the second half's range start (inclusive)
+   * @param bHi the second half's range end (exclusive)
+   * @param combine combines the two halves' results
+   * @return the result
    */
   public long joinLong(
       RangeToLong f,
@@ -395,6 +566,16 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
    * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param aLo the first half's range start (inclusive)
+   * @param aHi the first half's range end (exclusive)
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param bLo the second half's range start (inclusive)
+   * @param bHi the second half's range end (exclusive)
+   * @param combine combines the two halves' results
+   * @return the result
    */
   public double joinDouble(
       RangeToDouble f,
@@ -430,6 +611,19 @@ public final class Scope extends LatentStack {
   /**
    * Computes {@code combine(f(a), g(b))} with an index range {@code [lo, hi)} per half; {@code g}
    * runs in parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param <A> the first half's result type
+   * @param <B> the second half's result type
+   * @param <R> the result type
+   * @param f the first half, run here
+   * @param aLo the first half's range start (inclusive)
+   * @param aHi the first half's range end (exclusive)
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param bLo the second half's range start (inclusive)
+   * @param bHi the second half's range end (exclusive)
+   * @param combine combines the two halves' results
+   * @return the result
    */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
@@ -466,6 +660,14 @@ public final class Scope extends LatentStack {
   /**
    * Runs {@code f} on {@code [aLo, aHi)} and {@code g} on {@code [bLo, bHi)}; {@code g} runs in
    * parallel only if it is promoted while {@code f} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param aLo the first half's range start (inclusive)
+   * @param aHi the first half's range end (exclusive)
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param bLo the second half's range start (inclusive)
+   * @param bHi the second half's range end (exclusive)
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
     int slot = tryPushFunction(g, range(bLo, bHi));
@@ -497,6 +699,11 @@ public final class Scope extends LatentStack {
    * type): {@code b} runs in parallel only if it is promoted while {@code a} runs. Costs what the
    * other scope joins cost plus the allocation of {@code b}'s closure (it is stored in the latent
    * stack, so it escapes); {@code a} is called directly and need not be allocated.
+   *
+   * @param a the first half's argument
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
@@ -527,6 +734,11 @@ public final class Scope extends LatentStack {
    * type): {@code b} runs in parallel only if it is promoted while {@code a} runs. Costs what the
    * other scope joins cost plus the allocation of {@code b}'s closure (it is stored in the latent
    * stack, so it escapes); {@code a} is called directly and need not be allocated.
+   *
+   * @param a the first half's argument
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
@@ -552,7 +764,17 @@ public final class Scope extends LatentStack {
     return combine.applyAsDouble(ra, b.apply(this));
   }
 
-  /** {@link #joinLong(ToLong, ToLong, LongBinaryOperator)} with object results. */
+  /**
+   * {@link #joinLong(ToLong, ToLong, LongBinaryOperator)} with object results.
+   *
+   * @param <A> the first half's result type
+   * @param <B> the second half's result type
+   * @param <R> the result type
+   * @param a the first half's argument
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return the result
+   */
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {

@@ -86,12 +86,20 @@ public abstract class Task<V> implements Future<V> {
   /** Creates a task. */
   protected Task() {}
 
-  /** The computation. Runs at most once, on a pool worker (or the caller, for {@link #invoke}). */
+  /**
+   * The computation. Runs at most once, on a pool worker (or the caller, for {@link #invoke}).
+   *
+   * @return the task's result
+   */
   protected abstract V compute();
 
   /**
    * A task that computes {@code body.get()}: for lambdas, e.g. {@code pool.invoke(Task.of(() ->
    * fib(40)))}.
+   *
+   * @param <V> the result type
+   * @param body computes the result
+   * @return a new task, not yet forked
    */
   public static <V> Task<V> of(java.util.function.Supplier<? extends V> body) {
     java.util.Objects.requireNonNull(body, "body");
@@ -133,6 +141,7 @@ public abstract class Task<V> implements Future<V> {
    * own pending forks and tasks stolen from whoever stole this one, and blocks only as a last
    * resort.
    *
+   * @return the task's result
    * @throws CancellationException if the task was cancelled
    * @throws RuntimeException or Error thrown by {@link #compute} (the same object), or a checked
    *     exception it threw sneakily (the same object, undeclared)
@@ -163,6 +172,8 @@ public abstract class Task<V> implements Future<V> {
   /**
    * Runs this task in the calling thread and returns its result. From a non-worker thread its forks
    * go to the common pool; use {@link WorkStealingPool#invoke} to pick a pool.
+   *
+   * @return the task's result, as {@link #join()} reports it
    */
   public final V invoke() {
     if (!(Thread.currentThread() instanceof Worker w)) {
@@ -179,6 +190,9 @@ public abstract class Task<V> implements Future<V> {
    * Runs both tasks and returns when both are done (Lea's {@code coInvoke}): forks {@code b}, runs
    * {@code a} in the caller, then joins {@code b}. If either throws, the first exception (in
    * argument order) is rethrown after both are done.
+   *
+   * @param a run in the caller
+   * @param b forked, then joined
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
@@ -214,6 +228,8 @@ public abstract class Task<V> implements Future<V> {
    * Runs all tasks and returns when all are done: forks all but the first, runs the first, then
    * joins the rest in fork order. The first exception in argument order is rethrown after all are
    * done.
+   *
+   * @param tasks the tasks, none forked yet
    */
   public static void invokeAll(Task<?>... tasks) {
     if (tasks.length == 0) {
@@ -264,7 +280,7 @@ public abstract class Task<V> implements Future<V> {
     return (status & (ABNORMAL | THROWN)) == ABNORMAL;
   }
 
-  /** True if the task threw or was cancelled. */
+  /** {@return true if the task threw or was cancelled} */
   public final boolean isCompletedAbnormally() {
     return (status & ABNORMAL) != 0;
   }
@@ -311,7 +327,7 @@ public abstract class Task<V> implements Future<V> {
     return cancel();
   }
 
-  /** The exception the task threw (or a CancellationException), or null. */
+  /** {@return the exception the task threw (or a CancellationException), or null} */
   public final Throwable getException() {
     int s = status;
     if ((s & THROWN) != 0) {
@@ -368,7 +384,7 @@ public abstract class Task<V> implements Future<V> {
     return reportForGet(s);
   }
 
-  /** The result of a normally completed task, else null; does not wait. */
+  /** {@return the result of a normally completed task, else null; does not wait} */
   @SuppressWarnings("unchecked")
   public final V getNow() {
     return (status & (DONE | ABNORMAL)) == DONE ? (V) outcome : null;

@@ -45,6 +45,14 @@ public final class Tine {
   /**
    * Computes {@code combine(f(a), g(b))}, running {@code g(b)} in parallel only if it is promoted
    * while {@code f(a)} runs (see the class comment).
+   *
+   * @param f the first half, run here
+   * @param a the first half's argument
+   * @param g the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code f}
+   * @param b the second half's argument
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public static long joinLong(
       IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
@@ -92,6 +100,12 @@ public final class Tine {
   /**
    * Computes {@code combine(a(), b())}, running {@code b} in parallel only if it is promoted
    * meanwhile.
+   *
+   * @param a the first half, run here
+   * @param b the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code a}
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   public static long joinLong(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
     if (!(Thread.currentThread() instanceof Worker w)) {
@@ -133,6 +147,15 @@ public final class Tine {
   /**
    * Computes {@code combine(a.get(), b.get())}, running {@code b} in parallel only if it is
    * promoted meanwhile.
+   *
+   * @param <A> the first half's result type
+   * @param <B> the second half's result type
+   * @param <R> the result type
+   * @param a the first half, run here
+   * @param b the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code a}
+   * @param combine combines the two halves' results
+   * @return {@code combine} of the two results
    */
   @SuppressWarnings("unchecked")
   public static <A, B, R> R join(
@@ -179,7 +202,13 @@ public final class Tine {
     return combine.apply(ra, (B) job.join());
   }
 
-  /** Runs {@code a} and {@code b}, {@code b} in parallel only if it is promoted meanwhile. */
+  /**
+   * Runs {@code a} and {@code b}, {@code b} in parallel only if it is promoted meanwhile.
+   *
+   * @param a the first half, run here
+   * @param b the second half: forked, run by a thief if one asks for it meanwhile, else here after
+   *     {@code a}
+   */
   public static void join(Runnable a, Runnable b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
       WorkStealingPool.commonPool()
@@ -227,6 +256,10 @@ public final class Tine {
    * sequential loop; whenever a worker is hungry, the untouched upper half of what remains is
    * handed to the deque for it. No grain size to choose: the loop splits only as far as idle
    * workers ask. Iterations may run in any order and concurrently.
+   *
+   * @param from the first index (inclusive)
+   * @param to the last index (exclusive)
+   * @param body called once per index, on whichever worker runs that part of the range
    */
   public static void forRange(int from, int to, IntConsumer body) {
     checkRange(from, to);
@@ -246,6 +279,13 @@ public final class Tine {
    * Reduces {@code map(i)} over {@code [from, to)} with an associative {@code combine} whose
    * identity is {@code identity}, splitting lazily as {@link #forRange} does. Partial results are
    * combined in index order, so {@code combine} need not be commutative.
+   *
+   * @param from the first index (inclusive)
+   * @param to the last index (exclusive)
+   * @param identity the identity of {@code combine}, the result of an empty range
+   * @param map the value of one index
+   * @param combine combines two partial results (associative)
+   * @return the reduction of every index's value
    */
   public static long reduceLong(
       int from, int to, long identity, IntToLongFunction map, LongBinaryOperator combine) {
@@ -256,7 +296,16 @@ public final class Tine {
     return Ranges.reduceLong(w, from, to, identity, map, combine);
   }
 
-  /** {@link #reduceLong} for doubles. Partial sums are combined in index order. */
+  /**
+   * {@link #reduceLong} for doubles. Partial sums are combined in index order.
+   *
+   * @param from the first index (inclusive)
+   * @param to the last index (exclusive)
+   * @param identity the identity of {@code combine}, the result of an empty range
+   * @param map the value of one index
+   * @param combine combines two partial results (associative)
+   * @return the reduction of every index's value
+   */
   public static double reduceDouble(
       int from, int to, double identity, IntToDoubleFunction map, DoubleBinaryOperator combine) {
     checkRange(from, to);

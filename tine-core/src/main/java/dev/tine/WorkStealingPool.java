@@ -209,7 +209,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     PoolEvents.register(this); // JFR samples; forgotten at termination
   }
 
-  /** A builder with the defaults: parallelism = available processors, daemon workers. */
+  /** {@return a builder with the defaults: parallelism = available processors, daemon workers} */
   public static Builder builder() {
     return new Builder();
   }
@@ -217,6 +217,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /**
    * The shared pool used by {@link Task#fork()} and {@link Task#invoke()} outside any pool. Its
    * parallelism is the number of available processors; shutdown and close do nothing to it.
+   *
+   * @return the common pool
    */
   public static WorkStealingPool commonPool() {
     return CommonPool.POOL;
@@ -232,6 +234,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /**
    * Runs {@code task} in this pool and returns its result; from a worker of this pool, runs it in
    * place. Exceptions are reported as by {@link Task#join()}.
+   *
+   * @param <V> the task's result type
+   * @param task the task
+   * @return its result
    */
   public <V> V invoke(Task<V> task) {
     Objects.requireNonNull(task, "task");
@@ -248,13 +254,23 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * Exceptions are reported as by {@link Task#join()}.
    *
    * <pre>{@code long r = pool.invoke(s -> fib(s, 40));}</pre>
+   *
+   * @param <R> the result type
+   * @param body the code, given the worker's scope
+   * @return what {@code body} returned
    */
   public <R> R invoke(Function<Scope, ? extends R> body) {
     Objects.requireNonNull(body, "body");
     return invoke(Task.of(() -> body.apply(((Worker) Thread.currentThread()).scope)));
   }
 
-  /** Schedules a task for asynchronous execution and returns it (it is its own Future). */
+  /**
+   * Schedules a task for asynchronous execution and returns it (it is its own Future).
+   *
+   * @param <V> the task's result type
+   * @param task the task
+   * @return {@code task}
+   */
   public <V> Task<V> submit(Task<V> task) {
     Objects.requireNonNull(task, "task");
     externalPush(task);
@@ -399,8 +415,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * early) and returns true when no more blocking is needed.
    */
   public interface ManagedBlocker {
+    /**
+     * Blocks, possibly returning early.
+     *
+     * @return true when no more blocking is needed
+     * @throws InterruptedException if interrupted while blocking
+     */
     boolean block() throws InterruptedException;
 
+    /** {@return true if blocking is unnecessary now} */
     boolean isReleasable();
   }
 
@@ -410,6 +433,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * run them), and while it blocks the pool may run one more worker than its parallelism per
    * blocked worker, up to {@link Builder#maxSpares}. On any other thread it just blocks.
    *
+   * @param blocker the blocking code
+   * @throws InterruptedException if {@code blocker} was interrupted
    * @throws RejectedExecutionException if the pool would need a spare worker beyond {@link
    *     Builder#maxSpares} (and no worker is idle): as the JDK's pool, it fails rather than block
    *     with nobody left to run the work the blocker may wait for
@@ -886,32 +911,34 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // Introspection
 
-  /** Whether forks are latent (the default) rather than eager. */
+  /** {@return whether forks are latent (the default) rather than eager} */
   public boolean latentForks() {
     return latentForks;
   }
 
-  /** The configured number of workers. */
+  /** {@return the configured number of workers} */
   public int parallelism() {
     return parallelism;
   }
 
-  /** This pool's name (used in thread names and the MXBean's ObjectName). */
+  /** {@return this pool's name (used in thread names and the MXBean's ObjectName)} */
   public String name() {
     return name;
   }
 
-  /** Workers currently started (they start on demand and retire after the keep-alive). */
+  /** {@return workers currently started (they start on demand and retire after the keep-alive)} */
   public int poolSize() {
     return Sleep.live(sleep.ctl());
   }
 
-  /** Workers currently asleep. */
+  /** {@return workers currently asleep} */
   public int sleepingWorkers() {
     return Sleep.sleepers(sleep.ctl());
   }
 
-  /** Tasks waiting in the external queue and the worker deques (approximate while running). */
+  /**
+   * {@return tasks waiting in the external queue and the worker deques (approximate while running)}
+   */
   public long queuedTasks() {
     long n = external.size();
     for (Worker w : workers) {
@@ -926,6 +953,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * An immutable snapshot of the counters, totals and per worker, since the pool was built or the
    * last {@link #resetStats()}, with each live worker's CPU time and BLOCKED/WAITING figures from
    * {@link java.lang.management.ThreadMXBean}.
+   *
+   * @return the snapshot
    */
   public PoolStats stats() {
     return statsTable.snapshot(this, workers);
@@ -958,7 +987,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // JMX
 
-  /** The ObjectName this pool's MXBean is registered under, or null. */
+  /** {@return the ObjectName this pool's MXBean is registered under, or null} */
   public ObjectName mxBeanName() {
     return mxBeanName;
   }
@@ -990,6 +1019,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
      * RejectedExecutionException} unless a worker is idle, as the JDK's pool does, and a pool
      * stalled in waits Tine cannot see reports one to the uncaught-exception handler: it never
      * wedges silently.
+     *
+     * @param maxSpares the most extra workers at once, at least 0
+     * @return this builder
      */
     public Builder maxSpares(int maxSpares) {
       if (maxSpares < 0) {
@@ -1004,13 +1036,21 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
      * JDK's ForkJoinPool does. Default false: forks are latent (recorded privately, run by a direct
      * call when joined, promoted to the deque only when the worker's deque is empty or some worker
      * is hungry).
+     *
+     * @param eager true for JDK-style eager forks
+     * @return this builder
      */
     public Builder eagerForks(boolean eager) {
       this.eagerForks = eager;
       return this;
     }
 
-    /** Number of worker threads (default: available processors). */
+    /**
+     * Number of worker threads (default: available processors).
+     *
+     * @param parallelism number of worker threads (default: available processors)
+     * @return this builder
+     */
     public Builder parallelism(int parallelism) {
       if (parallelism <= 0) {
         throw new IllegalArgumentException("parallelism must be positive, was " + parallelism);
@@ -1022,31 +1062,57 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       return this;
     }
 
-    /** The pool's name, for its MXBean and (by default) its thread names. */
+    /**
+     * The pool's name, for its MXBean and (by default) its thread names.
+     *
+     * @param name the pool's name
+     * @return this builder
+     */
     public Builder name(String name) {
       this.name = requireText(name, "name");
       return this;
     }
 
-    /** Worker thread names are this prefix followed by the worker index. */
+    /**
+     * Worker thread names are this prefix followed by the worker index.
+     *
+     * @param prefix worker thread names are this prefix followed by the worker index
+     * @return this builder
+     */
     public Builder threadNamePrefix(String prefix) {
       this.threadNamePrefix = requireText(prefix, "threadNamePrefix");
       return this;
     }
 
-    /** Whether workers are daemon threads (default true, as in the JDK's ForkJoinPool). */
+    /**
+     * Whether workers are daemon threads (default true, as in the JDK's ForkJoinPool).
+     *
+     * @param daemon whether workers are daemon threads (default true, as in the JDK's ForkJoinPool)
+     * @return this builder
+     */
     public Builder daemon(boolean daemon) {
       this.daemon = daemon;
       return this;
     }
 
-    /** Receives exceptions from tasks run by {@code execute()} and from failed workers. */
+    /**
+     * Receives exceptions from tasks run by {@code execute()} and from failed workers.
+     *
+     * @param handler receives exceptions from tasks run by {@code execute()} and from failed
+     *     workers
+     * @return this builder
+     */
     public Builder uncaughtExceptionHandler(Thread.UncaughtExceptionHandler handler) {
       this.handler = Objects.requireNonNull(handler, "handler");
       return this;
     }
 
-    /** How long an idle worker sleeps before its thread ends (default 60 s). */
+    /**
+     * How long an idle worker sleeps before its thread ends (default 60 s).
+     *
+     * @param keepAlive how long an idle worker sleeps before its thread ends (default 60 s)
+     * @return this builder
+     */
     public Builder keepAlive(Duration keepAlive) {
       Objects.requireNonNull(keepAlive, "keepAlive");
       if (keepAlive.isNegative() || keepAlive.isZero()) {
@@ -1059,6 +1125,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
     /**
      * Whether workers count events for {@link #stats()} (default true; off to measure its cost).
+     *
+     * @param recordStats whether workers count events for {@link #stats()} (default true; off to
+     *     measure its cost)
+     * @return this builder
      */
     public Builder recordStats(boolean recordStats) {
       this.recordStats = recordStats;
@@ -1067,6 +1137,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
     /**
      * Whether to register an MXBean {@code dev.tine:type=WorkStealingPool,name=...} (default true).
+     *
+     * @param register whether to register an MXBean {@code dev.tine:type=WorkStealingPool,name=...}
+     *     (default true)
+     * @return this builder
      */
     public Builder registerMXBean(boolean register) {
       this.registerMXBean = register;
@@ -1076,12 +1150,16 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     /**
      * Enables the JVM's thread contention monitoring (a JVM-wide switch), so that {@link PoolStats}
      * has BLOCKED and WAITING times, not only counts (default false).
+     *
+     * @param enable true to switch contention monitoring on
+     * @return this builder
      */
     public Builder threadContentionMonitoring(boolean enable) {
       this.threadContentionMonitoring = enable;
       return this;
     }
 
+    /** {@return a new pool with this builder's settings (workers start on demand)} */
     public WorkStealingPool build() {
       return new WorkStealingPool(this, false);
     }

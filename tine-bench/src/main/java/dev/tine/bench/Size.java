@@ -1,6 +1,8 @@
 package dev.tine.bench;
 
-/** Problem sizes: quick (about a second sequential or less) and the seeds' paper sizes. */
+/**
+ * Problem sizes: quick (about a second sequential or less) and the source documents' paper sizes.
+ */
 public enum Size {
   QUICK,
   PAPER;

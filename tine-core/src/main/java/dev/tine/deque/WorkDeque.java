@@ -174,7 +174,7 @@ public final class WorkDeque<T> {
     return (T) x;
   }
 
-  /** Owner only: the newest element without removing it, or null. */
+  /** {@return owner only: the newest element without removing it, or null} */
   @SuppressWarnings("unchecked")
   public T peek() {
     long t = top - 1;
@@ -270,21 +270,21 @@ public final class WorkDeque<T> {
     }
   }
 
-  /** Any thread: true if the deque looked non-empty at some moment during the call. */
+  /** {@return any thread: true if the deque looked non-empty at some moment during the call} */
   public boolean hasWork() {
     long b = (long) BASE.getAcquire(this);
     VarHandle.fullFence();
     return (long) TOP.getAcquire(this) > b;
   }
 
-  /** Any thread: approximate number of elements (exact when quiescent). */
+  /** {@return any thread: approximate number of elements (exact when quiescent)} */
   public int size() {
     long b = (long) BASE.getAcquire(this);
     long t = (long) TOP.getAcquire(this);
     return (int) Math.max(0, t - b);
   }
 
-  /** Current capacity (for tests). */
+  /** {@return current capacity (for tests)} */
   public int capacity() {
     return ((Object[]) ARRAY.getAcquire(this)).length;
   }

@@ -25,6 +25,22 @@ import org.HdrHistogram.Histogram;
  * @param littlesL Little's law: retirement rate × R = mean tasks in the executor (queued + running)
  * @param deadTimeRatio wait / (wait + service), summed over tasks
  * @param lPerCpu littlesL / available processors
+ * @param p50WaitMs the median queueing wait over the timed tasks
+ * @param p90WaitMs the 90th percentile of the queueing wait over the timed tasks
+ * @param p99WaitMs the 99th percentile of the queueing wait over the timed tasks
+ * @param maxWaitMs the longest queueing wait over the timed tasks
+ * @param p50ServiceMs the median service time over the timed tasks
+ * @param p90ServiceMs the 90th percentile of the service time over the timed tasks
+ * @param p99ServiceMs the 99th percentile of the service time over the timed tasks
+ * @param maxServiceMs the longest service time over the timed tasks
+ * @param p50ResponseMs the median response time over the timed tasks
+ * @param p90ResponseMs the 90th percentile of the response time over the timed tasks
+ * @param p99ResponseMs the 99th percentile of the response time over the timed tasks
+ * @param maxResponseMs the longest response time over the timed tasks
+ * @param p50QueueLength the median queue length, from samples taken at arrivals
+ * @param p90QueueLength the 90th percentile of the queue length, from samples taken at arrivals
+ * @param p99QueueLength the 99th percentile of the queue length, from samples taken at arrivals
+ * @param maxQueueLength the longest queue, from samples taken at arrivals
  * @param cpuUtilization process CPU time / (period × processors), 0..1, or -1 if unknown
  * @param processors available processors
  * @param poolSize worker threads at the end of the period, or -1 if the meter's owner gave no
@@ -155,19 +171,62 @@ public record ExecutorSnapshot(
     return h.getMaxValue() / 1000.0;
   }
 
-  /** Mean CPU time per task in ms estimated from process CPU (includes other threads), or NaN. */
+  /**
+   * {@return mean CPU time per task in ms estimated from process CPU (includes other threads), or
+   * NaN}
+   */
   public double cpuPerTaskMs() {
     if (cpuUtilization < 0 || completed == 0) return Double.NaN;
     return cpuUtilization * seconds * processors * 1000.0 / completed;
   }
 
-  /** Mean CPU time per task in ms from the pool threads' own CPU time, or NaN if unknown. */
+  /**
+   * {@return mean CPU time per task in ms from the pool threads' own CPU time, or NaN if unknown}
+   */
   public double poolCpuPerTaskMs() {
     if (poolCpuUtilization < 0 || completed == 0) return Double.NaN;
     return poolCpuUtilization * seconds * processors * 1000.0 / completed;
   }
 
-  /** Flat name → value map (for JSON and tables). */
+  /**
+   * The snapshot a {@link #toMap()} map (read back from JSON, say) describes.
+   *
+   * @param m the map: every component under its snake_case name, numbers of any width
+   * @return the snapshot
+   * @throws IllegalArgumentException naming the first key that is missing or of the wrong type
+   */
+  public static ExecutorSnapshot fromMap(Map<String, ?> m) {
+    var cs = ExecutorSnapshot.class.getRecordComponents();
+    Object[] args = new Object[cs.length];
+    Class<?>[] types = new Class<?>[cs.length];
+    for (int i = 0; i < cs.length; i++) {
+      String key = snake(cs[i].getName());
+      Class<?> t = cs[i].getType();
+      types[i] = t;
+      Object v = m.get(key);
+      if (t == String.class) {
+        if (!(v instanceof String)) throw new IllegalArgumentException("no text '" + key + "'");
+        args[i] = v;
+      } else if (!(v instanceof Number n)) {
+        throw new IllegalArgumentException("no number '" + key + "'");
+      } else if (t == double.class) {
+        args[i] = n.doubleValue();
+      } else if (t == long.class) {
+        args[i] = n.longValue();
+      } else {
+        args[i] = n.intValue();
+      }
+    }
+    try {
+      return ExecutorSnapshot.class.getDeclaredConstructor(types).newInstance(args);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * {@return a flat name → value map, snake_case names in component order (for JSON and tables)}
+   */
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     for (var c : ExecutorSnapshot.class.getRecordComponents()) {

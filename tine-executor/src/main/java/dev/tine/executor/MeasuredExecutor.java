@@ -128,6 +128,7 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
     this.mxBeanName = b.registerMXBean ? MeasuredExecutorBean.register(this) : null;
   }
 
+  /** {@return a builder: a fixed pool of the available processors, named "measured-executor"} */
   public static Builder builder() {
     return new Builder();
   }
@@ -265,55 +266,67 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // Figures and introspection
 
-  /** Figures since the executor was built. */
+  /** {@return figures since the executor was built} */
   public ExecutorSnapshot snapshot() {
     return meter.snapshot();
   }
 
-  /** Figures over the sliding window (the last {@code window} of the builder, default 10 s). */
+  /**
+   * {@return figures over the sliding window (the last {@code window} of the builder, default 10
+   * s)}
+   */
   public ExecutorSnapshot windowSnapshot() {
     return meter.windowSnapshot();
   }
 
-  /** Measurement ticks that threw since start; the executor keeps measuring after one. */
+  /** {@return measurement ticks that threw since start; the executor keeps measuring after one} */
   public long tickFailures() {
     return meter.tickFailures();
   }
 
-  /** What the last failed tick threw, or null if none has failed. */
+  /** {@return what the last failed tick threw, or null if none has failed} */
   public Throwable lastTickFailure() {
     return meter.lastTickFailure();
   }
 
+  /** {@return the executor's name (its threads' prefix and its MXBean's name)} */
   public String name() {
     return name;
   }
 
-  /** Current number of pool threads allowed (the core size). */
+  /** {@return current number of pool threads allowed (the core size)} */
   public int poolSize() {
     return pool.getCorePoolSize();
   }
 
-  /** Largest number of threads the pool has had. */
+  /** {@return largest number of threads the pool has had} */
   public int largestPoolSize() {
     return pool.getLargestPoolSize();
   }
 
-  /** The pool size after each tick (most recent last), for seeing how self-sizing moved. */
+  /**
+   * {@return the pool size after each tick (most recent last), for seeing how self-sizing moved}
+   */
   public synchronized List<Integer> sizeHistory() {
     return List.copyOf(sizeHistory);
   }
 
+  /** {@return whether the pool sizes itself from its measurements ({@link Builder#selfSizing})} */
   public boolean selfSizing() {
     return sizing != null;
   }
 
-  /** Sets the pool size (fixed-size executors). */
+  /**
+   * Sets the pool size (fixed-size executors).
+   *
+   * @param n the new number of threads, at least 1
+   */
   public synchronized void setPoolSize(int n) {
     if (n <= 0) throw new IllegalArgumentException("pool size must be positive, was " + n);
     resize(n);
   }
 
+  /** {@return the name this executor's MXBean is registered under, or null if it is not} */
   public ObjectName mxBeanName() {
     return mxBeanName;
   }
@@ -400,6 +413,9 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
      * failures stay exact; means and percentiles of wait, service and response come from the timed
      * tasks. Timing costs three clock reads and a wrapper per task (about 150 ns here), so tasks
      * shorter than a few microseconds are better sampled.
+     *
+     * @param n one task in {@code n} is timed, at least 1
+     * @return this builder
      */
     public Builder sampling(int n) {
       if (n <= 0) throw new IllegalArgumentException("sampling must be positive, was " + n);
@@ -407,6 +423,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
+    /**
+     * Names the executor: its threads are {@code <name>-<n>} and its MXBean carries the name.
+     *
+     * @param name the name, not blank
+     * @return this builder
+     */
     public Builder name(String name) {
       if (name == null || name.isBlank())
         throw new IllegalArgumentException("name must not be blank");
@@ -414,7 +436,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
-    /** Threads (fixed size), or the starting size when self-sizing. */
+    /**
+     * Threads (fixed size), or the starting size when self-sizing.
+     *
+     * @param n threads (fixed size), or the starting size when self-sizing
+     * @return this builder
+     */
     public Builder poolSize(int n) {
       if (n <= 0) throw new IllegalArgumentException("pool size must be positive, was " + n);
       this.poolSize = n;
@@ -423,6 +450,10 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
 
     /**
      * Bounded queue of this many tasks (0: unbounded, the default); when full, tasks are rejected.
+     *
+     * @param capacity bounded queue of this many tasks (0: unbounded, the default); when full,
+     *     tasks are rejected
+     * @return this builder
      */
     public Builder queueCapacity(int capacity) {
       if (capacity < 0)
@@ -431,12 +462,24 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
+    /**
+     * Whether the pool's threads are daemon threads (default false: they keep the JVM alive until
+     * the executor is shut down).
+     *
+     * @param daemon true for daemon threads
+     * @return this builder
+     */
     public Builder daemon(boolean daemon) {
       this.daemon = daemon;
       return this;
     }
 
-    /** Length of the sliding window of {@link #windowSnapshot()} (default 10 s). */
+    /**
+     * Length of the sliding window of {@link #windowSnapshot()} (default 10 s).
+     *
+     * @param window length of the sliding window of {@link #windowSnapshot()} (default 10 s)
+     * @return this builder
+     */
     public Builder window(Duration window) {
       if (window.isNegative() || window.isZero())
         throw new IllegalArgumentException("window must be positive");
@@ -444,7 +487,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
-    /** How often measurements are harvested and self-sizing decides (default 1 s). */
+    /**
+     * How often measurements are harvested and self-sizing decides (default 1 s).
+     *
+     * @param tick how often measurements are harvested and self-sizing decides (default 1 s)
+     * @return this builder
+     */
     public Builder tick(Duration tick) {
       if (tick.toMillis() < 10) throw new IllegalArgumentException("tick must be at least 10 ms");
       this.tick = tick;
@@ -455,6 +503,10 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
      * Adjust the pool size every tick from the live measurements (Little's law for the demand,
      * Goetz's formula with the measured CPU share for what the CPUs can take), between {@code min}
      * and {@code max}; see {@link SelfSizing}.
+     *
+     * @param min the smallest size, at least 1
+     * @param max the largest size, at least {@code min}
+     * @return this builder
      */
     public Builder selfSizing(int min, int max) {
       if (min <= 0 || max < min)
@@ -465,7 +517,12 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
-    /** CPU utilization self-sizing aims not to exceed (default 0.9). */
+    /**
+     * CPU utilization self-sizing aims not to exceed (default 0.9).
+     *
+     * @param u CPU utilization self-sizing aims not to exceed (default 0.9)
+     * @return this builder
+     */
     public Builder targetCpuUtilization(double u) {
       if (!(u > 0 && u <= 1))
         throw new IllegalArgumentException("target utilization must be in (0, 1], was " + u);
@@ -473,11 +530,18 @@ public final class MeasuredExecutor extends AbstractExecutorService implements A
       return this;
     }
 
+    /**
+     * Whether to register a {@link MeasuredExecutorMXBean} (default true).
+     *
+     * @param register false to leave JMX alone (tests, short-lived executors)
+     * @return this builder
+     */
     public Builder registerMXBean(boolean register) {
       this.registerMXBean = register;
       return this;
     }
 
+    /** {@return a started executor with this builder's settings} */
     public MeasuredExecutor build() {
       return new MeasuredExecutor(this);
     }

@@ -184,6 +184,7 @@ public final class PoolMeter implements AutoCloseable {
     MeterEvents.register(this); // JFR samples; forgotten when closed
   }
 
+  /** {@return a builder for a meter of a pool this code did not create} */
   public static PoolMeterBuilder builder() {
     return new PoolMeterBuilder();
   }
@@ -231,6 +232,8 @@ public final class PoolMeter implements AutoCloseable {
    * Records one queue-length sample (negative counts as 0), for owners that give no gauges or
    * sample the queue themselves. Every call is recorded: call it for a sample of arrivals (one in
    * eight is plenty for percentiles), not for each. Lock-free.
+   *
+   * @param n the queue length now
    */
   public void queueLength(int n) {
     queueLengths.recordValue(Math.max(0, n));
@@ -240,6 +243,8 @@ public final class PoolMeter implements AutoCloseable {
    * Counts one task that ended on a thread with no recorder, e.g. run on the submitting thread by a
    * caller-runs rejection policy: exact, untimed, and slower than a recorder (a shared counter).
    * Pool threads should use {@link #recorder()}.
+   *
+   * @param failed counts one task that ended on a thread with no recorder, e.g
    */
   public void completed(boolean failed) {
     unregisteredCompleted.increment();
@@ -254,6 +259,8 @@ public final class PoolMeter implements AutoCloseable {
    * Each call registers a new one: call it once per thread and cache the result. If the heap cannot
    * spare its histograms (about 1.1 MB) the recorder counts but does not time ({@link
    * ThreadRecorder#timesTasks()}). Takes the meter's lock briefly.
+   *
+   * @return the calling thread's new recorder
    */
   public ThreadRecorder recorder() {
     TaskTimings active, inactive;
@@ -279,6 +286,7 @@ public final class PoolMeter implements AutoCloseable {
    * on that thread, or after it ended). Records made afterwards are lost. Releasing twice is
    * harmless.
    *
+   * @param r a recorder of this meter
    * @throws IllegalArgumentException if the recorder belongs to another meter
    */
   public void release(ThreadRecorder r) {
@@ -290,7 +298,10 @@ public final class PoolMeter implements AutoCloseable {
     }
   }
 
-  /** Recorders registered now: one per live thread that recorded, once ended ones are dropped. */
+  /**
+   * {@return recorders registered now: one per live thread that recorded, once ended ones are
+   * dropped}
+   */
   public int recorderCount() {
     synchronized (lock) {
       return recorders.count();
@@ -328,12 +339,12 @@ public final class PoolMeter implements AutoCloseable {
     }
   }
 
-  /** Ticks that threw since the meter started (also in every snapshot). */
+  /** {@return ticks that threw since the meter started (also in every snapshot)} */
   public long tickFailures() {
     return tickFailures.get();
   }
 
-  /** What the last failed tick threw, or null if none has failed. */
+  /** {@return what the last failed tick threw, or null if none has failed} */
   public Throwable lastTickFailure() {
     return lastTickFailure;
   }
@@ -389,7 +400,10 @@ public final class PoolMeter implements AutoCloseable {
   // ---------------------------------------------------------------------------------------------
   // Snapshots
 
-  /** Figures since the meter was built, up to now (harvests first: the latest records count). */
+  /**
+   * {@return figures since the meter was built, up to now (harvests first: the latest records
+   * count)}
+   */
   public ExecutorSnapshot snapshot() {
     int poolSize = poolSizeGauge(), queueLength = queueLengthGauge();
     synchronized (lock) {
@@ -403,6 +417,8 @@ public final class PoolMeter implements AutoCloseable {
   /**
    * Figures over the sliding window: the last {@linkplain PoolMeterBuilder#window window} of ticks
    * and the current one, up to now (harvests first).
+   *
+   * @return the window's figures
    */
   public ExecutorSnapshot windowSnapshot() {
     int poolSize = poolSizeGauge(), queueLength = queueLengthGauge();
@@ -454,6 +470,7 @@ public final class PoolMeter implements AutoCloseable {
 
   // ---------------------------------------------------------------------------------------------
 
+  /** {@return the meter's name (and its ticker thread's)} */
   public String name() {
     return name;
   }
@@ -487,12 +504,19 @@ public final class PoolMeter implements AutoCloseable {
    * queue-length sample that throws is skipped; neither reaches the caller.
    */
   public interface Gauges {
-    /** Threads in the pool now. */
+    /** {@return threads in the pool now} */
     int poolSize();
 
-    /** Tasks waiting in the pool's queue now. */
+    /** {@return tasks waiting in the pool's queue now} */
     int queueLength();
 
+    /**
+     * Gauges from two suppliers.
+     *
+     * @param poolSize reads the pool's thread count
+     * @param queueLength reads the pool's queue length
+     * @return the gauges
+     */
     static Gauges of(IntSupplier poolSize, IntSupplier queueLength) {
       Objects.requireNonNull(poolSize);
       Objects.requireNonNull(queueLength);

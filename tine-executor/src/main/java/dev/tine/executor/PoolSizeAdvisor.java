@@ -19,6 +19,155 @@ public final class PoolSizeAdvisor {
   private PoolSizeAdvisor() {}
 
   /**
+   * The wait percentile of the default target: unless told otherwise, every answer (the {@code tine
+   * advise} command, the pool-sizing experiment, the agent's advice) bounds the 90th percentile of
+   * the queueing wait by {@link #defaultMaxWaitMs(double) max(1 ms, S)}.
+   */
+  public static final double DEFAULT_PERCENTILE = 90;
+
+  /** The largest size the default answers consider. */
+  public static final int DEFAULT_MAX_POOL_SIZE = 10_000;
+
+  /** The per-thread utilization Goetz's formula aims for unless told otherwise. */
+  public static final double DEFAULT_TARGET_UTILIZATION = 0.8;
+
+  /**
+   * A dead-time ratio (wait / response) at or above which a measured pool counts as saturated: its
+   * tasks wait longer than they run, so its throughput is what it let through, not what was
+   * offered.
+   */
+  public static final double SATURATED_DEAD_TIME = 0.5;
+
+  /**
+   * The default bound on the {@link #DEFAULT_PERCENTILE}th percentile wait: the mean service time,
+   * and at least 1 ms (waiting no longer than the work itself takes; under a millisecond the bound
+   * would be noise).
+   *
+   * @param serviceMs the mean service time S, in ms
+   * @return max(1, S), in ms
+   */
+  public static double defaultMaxWaitMs(double serviceMs) {
+    return Math.max(1.0, serviceMs);
+  }
+
+  /**
+   * The default target in words: "p90 queueing wait ≤ max(1 ms, S) = 10.4 ms (the default target)".
+   *
+   * @param serviceMs the mean service time S, in ms
+   * @return the sentence
+   */
+  public static String defaultTargetWords(double serviceMs) {
+    return f(
+        "p%s queueing wait ≤ max(1 ms, S) = %.4g ms (the default target)",
+        trim(DEFAULT_PERCENTILE), defaultMaxWaitMs(serviceMs));
+  }
+
+  /**
+   * Advises from a measured snapshot with the default target ({@link #DEFAULT_PERCENTILE}, {@link
+   * #defaultMaxWaitMs}), as {@link #adviseSnapshot(ExecutorSnapshot, double, double, double, int)}.
+   *
+   * @param s what the pool measured
+   * @return the recommendation, with the target and any saturation stated in its reasoning
+   * @throws IllegalArgumentException if the snapshot has no completed task, or no size can meet the
+   *     target
+   */
+  public static Recommendation adviseSnapshot(ExecutorSnapshot s) {
+    return adviseSnapshot(
+        s,
+        DEFAULT_TARGET_UTILIZATION,
+        DEFAULT_PERCENTILE,
+        defaultMaxWaitMs(s.avgServiceMs()),
+        DEFAULT_MAX_POOL_SIZE);
+  }
+
+  /**
+   * Advises from a measured snapshot. A pool that was saturated when measured (dead time at least
+   * {@link #SATURATED_DEAD_TIME}, or its queue growing, or tasks rejected) let through less than
+   * was offered, so its arrival rate understates the load: the load is then estimated from what was
+   * in the pool instead (Little's L = λ·(Wq + S) tasks present, which with no waiting would all be
+   * in service, so λ' = L / S), or from the arrivals where those were higher, and the answer is
+   * stated as a lower bound.
+   *
+   * @param s what the pool measured
+   * @param targetUtilization Goetz's U
+   * @param percentile the wait percentile to bound, or NaN for the utilization target
+   * @param maxWaitMs the bound, or NaN
+   * @param maxPoolSize the largest size to consider
+   * @return the recommendation
+   * @throws IllegalArgumentException if the snapshot has no completed task, or no size can meet the
+   *     target
+   */
+  public static Recommendation adviseSnapshot(
+      ExecutorSnapshot s,
+      double targetUtilization,
+      double percentile,
+      double maxWaitMs,
+      int maxPoolSize) {
+    Inputs measured = Inputs.fromSnapshot(s, targetUtilization, percentile, maxWaitMs, maxPoolSize);
+    double growth = (s.arrivals() - s.rejected() - s.completed()) / s.seconds();
+    boolean growing =
+        s.queueLength() > 0 && growth > 0.05 * s.retirementRate() && s.retirementRate() > 0;
+    boolean saturated = s.deadTimeRatio() >= SATURATED_DEAD_TIME || growing || s.rejected() > 0;
+    if (!saturated) return advise(measured);
+    double fromPresence = s.littlesL() / (s.avgServiceMs() / 1000.0);
+    double offered = Math.max(s.arrivalRate(), fromPresence);
+    List<String> why = new ArrayList<>();
+    why.add(
+        f(
+            "Saturated: when measured, tasks waited %.0f%% of their response time%s%s; the %.4g tasks/s"
+                + " it completed is what the pool let through, not what was offered.",
+            100 * s.deadTimeRatio(),
+            growing ? f(", the queue grew by %.4g tasks/s", growth) : "",
+            s.rejected() > 0 ? f(", %d tasks were rejected", s.rejected()) : "",
+            s.retirementRate()));
+    why.add(
+        offered == fromPresence
+            ? f(
+                "Offered load estimated from what was in the pool: Little's L = %.3f tasks present;"
+                    + " served without waiting they would all be running, so λ' = L / S = %.3f / %.4g ms"
+                    + " = %.4g/s.",
+                s.littlesL(), s.littlesL(), s.avgServiceMs(), offered)
+            : f("Offered load estimated from the arrivals: λ' = %.4g/s.", offered));
+    double cpuCap =
+        Double.isNaN(measured.cpuMs()) || measured.cpuMs() <= 0
+            ? Double.POSITIVE_INFINITY
+            : targetUtilization * measured.cores() * 1000.0 / measured.cpuMs();
+    if (offered > cpuCap) {
+      why.add(
+          f(
+              "The CPUs cannot take that much: at C = %.4g ms per task, %d cores at %.0f%% serve at most"
+                  + " %.4g tasks/s, so the estimate is capped there. Past that point the limit is CPU,"
+                  + " not threads.",
+              measured.cpuMs(), measured.cores(), 100 * targetUtilization, cpuCap));
+      offered = cpuCap;
+    }
+    Inputs est =
+        new Inputs(
+            offered,
+            measured.serviceMs(),
+            measured.cpuMs(),
+            measured.cores(),
+            targetUtilization,
+            percentile,
+            maxWaitMs,
+            maxPoolSize);
+    Recommendation r = advise(est);
+    why.addAll(r.reasoning());
+    why.add(
+        f(
+            "Lower bound: a saturated pool hides part of its load (callers held back, or turned away),"
+                + " so %d is at least what is needed; measure again at that size.",
+            r.poolSize()));
+    Map<String, Object> fig = new LinkedHashMap<>(r.figures());
+    fig.put("saturated", true);
+    fig.put("measured_arrival_rate", s.arrivalRate());
+    fig.put("estimated_arrival_rate", offered);
+    return new Recommendation(r.poolSize(), fig, List.copyOf(why), true);
+  }
+
+  /**
+   * What a recommendation is computed from; the constructor checks each figure.
+   *
    * @param arrivalRate λ, tasks per second (> 0)
    * @param serviceMs S, mean service time in ms (> 0)
    * @param cpuMs C, mean CPU time per task in ms, or NaN if unknown (0 ≤ C ≤ S)
@@ -37,6 +186,9 @@ public final class PoolSizeAdvisor {
       double percentile,
       double maxWaitMs,
       int maxPoolSize) {
+    /**
+     * Checks every figure: an {@link IllegalArgumentException} names the first one out of range.
+     */
     public Inputs {
       if (!(arrivalRate > 0) || Double.isInfinite(arrivalRate))
         throw new IllegalArgumentException("arrival rate must be positive, was " + arrivalRate);
@@ -60,7 +212,17 @@ public final class PoolSizeAdvisor {
             "maximum pool size must be positive, was " + maxPoolSize);
     }
 
-    /** The figures a snapshot measured: λ, S, C (from process CPU) and the processors. */
+    /**
+     * The figures a snapshot measured: λ, S, C (from process CPU) and the processors.
+     *
+     * @param s what the pool measured
+     * @param targetUtilization Goetz's U
+     * @param percentile the wait percentile to bound, or NaN
+     * @param maxWaitMs the bound, or NaN
+     * @param maxPoolSize the largest size to consider
+     * @return the inputs
+     * @throws IllegalArgumentException if the snapshot has no completed task
+     */
     public static Inputs fromSnapshot(
         ExecutorSnapshot s,
         double targetUtilization,
@@ -82,18 +244,45 @@ public final class PoolSizeAdvisor {
     }
   }
 
-  /** The answer: a size, the figures behind it, and the reasoning as sentences. */
-  public record Recommendation(int poolSize, Map<String, Object> figures, List<String> reasoning) {
+  /**
+   * The answer: a size, the figures behind it, and the reasoning as sentences.
+   *
+   * @param poolSize the recommended number of threads
+   * @param figures the figures behind it, by name (offered_load, goetz_size, ...)
+   * @param reasoning the steps, one sentence each
+   * @param lowerBound true when the measured pool was saturated, so the size is at least what is
+   *     needed
+   */
+  public record Recommendation(
+      int poolSize, Map<String, Object> figures, List<String> reasoning, boolean lowerBound) {
+    /**
+     * An answer that is not a lower bound.
+     *
+     * @param poolSize the recommended number of threads
+     * @param figures the figures behind it
+     * @param reasoning the steps
+     */
+    public Recommendation(int poolSize, Map<String, Object> figures, List<String> reasoning) {
+      this(poolSize, figures, reasoning, false);
+    }
+
     @Override
     public String toString() {
       return "recommended pool size: "
+          + (lowerBound ? "at least " : "")
           + poolSize
           + System.lineSeparator()
           + String.join(System.lineSeparator(), reasoning);
     }
   }
 
-  /** Erlang C: the probability that an arrival waits, for c servers and offered load a = λS. */
+  /**
+   * Erlang C: the probability that an arrival waits, for c servers and offered load a = λS.
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @return P(wait), 1 when c ≤ a
+   */
   public static double erlangC(int c, double a) {
     if (c <= a) return 1.0;
     double b = 1.0; // Erlang B by the stable recurrence B_k = a·B_{k-1} / (k + a·B_{k-1})
@@ -103,12 +292,27 @@ public final class PoolSizeAdvisor {
     return c * b / (c - a * (1 - b));
   }
 
-  /** Mean queueing wait E[Wq] = C·S / (c − a), in the unit of {@code service}. */
+  /**
+   * Mean queueing wait E[Wq] = C·S / (c − a), in the unit of {@code service}.
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @param service the mean service time S
+   * @return the mean wait, infinite when c ≤ a
+   */
   public static double meanWait(int c, double a, double service) {
     return c <= a ? Double.POSITIVE_INFINITY : erlangC(c, a) * service / (c - a);
   }
 
-  /** The p-th percentile (0..1) of the queueing wait: max(0, S·ln(C/(1−p)) / (c − a)). */
+  /**
+   * The p-th percentile (0..1) of the queueing wait: max(0, S·ln(C/(1−p)) / (c − a)).
+   *
+   * @param c servers (threads)
+   * @param a offered load λ·S, in threads
+   * @param service the mean service time S
+   * @param p the percentile as a fraction, e.g. 0.9
+   * @return the wait percentile in the unit of {@code service}, infinite when c ≤ a
+   */
   public static double waitPercentile(int c, double a, double service, double p) {
     if (c <= a) return Double.POSITIVE_INFINITY;
     double pw = erlangC(c, a);
@@ -118,6 +322,8 @@ public final class PoolSizeAdvisor {
   /**
    * Recommends a size.
    *
+   * @param in the figures and the target
+   * @return the size, the figures behind it and the reasoning
    * @throws IllegalArgumentException if no size up to {@code maxPoolSize} meets the target, or the
    *     CPUs cannot serve the arrival rate at any size
    */
@@ -134,8 +340,8 @@ public final class PoolSizeAdvisor {
     int stable = (int) Math.floor(a) + 1;
     why.add(
         f(
-            "Stability: the queue grows without bound unless c > a, so at least %d threads.",
-            stable));
+            "Stability: the queue grows without bound unless c > a, so at least %s.",
+            threads(stable)));
     fig.put("min_stable_size", stable);
 
     double goetz = Double.NaN;
@@ -207,16 +413,28 @@ public final class PoolSizeAdvisor {
       if (chosen > in.maxPoolSize()) {
         throw new IllegalArgumentException(
             f(
-                "the utilization target needs %d threads, more than the maximum %d",
-                chosen, in.maxPoolSize()));
+                "the utilization target needs %s, more than the maximum %d",
+                threads(chosen), in.maxPoolSize()));
       }
     }
     if (!Double.isNaN(goetz) && chosen > goetz) {
       why.add(
           f(
-              "Note: %d threads is more than the %.1f the CPUs can keep busy at %.0f%%: the wait target needs"
+              "Which wins: %d, for the wait target. It is more than Goetz's %.1f, the threads the CPUs can"
+                  + " keep busy at %.0f%%: the extra threads mostly wait for a CPU, so the target needs"
                   + " faster service (less CPU per task) or more cores, not only threads.",
               chosen, goetz, 100 * in.targetUtilization()));
+    } else if (!Double.isNaN(goetz)) {
+      why.add(
+          f(
+              "Which wins: %d, for the %s. Goetz's %.1f is how many threads would keep the CPUs %.0f%%"
+                  + " busy if work never ran out; these arrivals need only %d to meet the target, and"
+                  + " threads beyond that would sit idle: Goetz's figure is a ceiling, the recommendation the need.",
+              chosen,
+              Double.isNaN(in.percentile()) ? "utilization target" : "wait target",
+              goetz,
+              100 * in.targetUtilization(),
+              chosen));
     }
     why.add(
         "Assumes Poisson arrivals and exponential service; for other service-time distributions waits scale by about (ca² + cs²)/2.");
@@ -224,6 +442,11 @@ public final class PoolSizeAdvisor {
     fig.put("p_wait", erlangC(chosen, a));
     fig.put("mean_wait_ms", meanWait(chosen, a, sMs));
     return new Recommendation(chosen, fig, why);
+  }
+
+  /** "1 thread", "2 threads". */
+  private static String threads(int n) {
+    return n + (n == 1 ? " thread" : " threads");
   }
 
   private static String trim(double d) {

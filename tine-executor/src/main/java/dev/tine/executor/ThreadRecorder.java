@@ -115,12 +115,12 @@ public final class ThreadRecorder {
     }
   }
 
-  /** Whether timed tasks are timed (false if the heap could not spare the histograms). */
+  /** {@return whether timed tasks are timed (false if the heap could not spare the histograms)} */
   public boolean timesTasks() {
     return phaser != null;
   }
 
-  /** The meter this recorder records for. */
+  /** {@return the meter this recorder records for} */
   public PoolMeter meter() {
     return meter;
   }

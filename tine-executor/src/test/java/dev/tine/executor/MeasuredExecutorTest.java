@@ -116,8 +116,29 @@ class MeasuredExecutorTest {
     }
   }
 
+  /**
+   * Failed tasks are counted; an exception thrown by an {@code execute}d task reaches the thread's
+   * uncaught-exception handler, as with the JDK's ThreadPoolExecutor (caught here, so that a
+   * passing run prints no stack trace).
+   */
   @Test
   void countsFailures() throws Exception {
+    Thread.UncaughtExceptionHandler old = Thread.getDefaultUncaughtExceptionHandler();
+    List<Throwable> uncaught = new CopyOnWriteArrayList<>();
+    Thread.setDefaultUncaughtExceptionHandler((t, e) -> uncaught.add(e));
+    try {
+      countFailures();
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (uncaught.isEmpty() && System.nanoTime() < deadline) sleep(5);
+      assertEquals(
+          1, uncaught.size(), "the execute()d task's exception was delivered: " + uncaught);
+      assertEquals("uncaught", uncaught.get(0).getMessage());
+    } finally {
+      Thread.setDefaultUncaughtExceptionHandler(old);
+    }
+  }
+
+  private void countFailures() throws Exception {
     try (MeasuredExecutor ex = MeasuredExecutor.builder().poolSize(2).build()) {
       Future<?> bad =
           ex.submit(() -> {

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Against hand-computed M/M/c values: λ = 800/s, S = 10 ms (offered load a = 8). */
@@ -90,5 +93,107 @@ class PoolSizeAdvisorTest {
                 PoolSizeAdvisor.advise(
                     new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 9)));
     assertTrue(e.getMessage().contains("no pool size up to 9"), e.getMessage());
+  }
+
+  /**
+   * A snapshot as a pool measured it: {@code seconds} long, λ arrivals/s of which λ completed,
+   * service S and wait Wq (ms), no CPU figure.
+   */
+  static ExecutorSnapshot snapshot(double lambda, double serviceMs, double waitMs, int queue) {
+    Map<String, Object> m = new LinkedHashMap<>();
+    for (var c : ExecutorSnapshot.class.getRecordComponents()) {
+      String k = c.getName().replaceAll("([a-z0-9])([A-Z])", "$1_$2").toLowerCase(Locale.ROOT);
+      m.put(k, c.getType() == String.class ? "last 10 s" : 0);
+    }
+    double secs = 10, resp = serviceMs + waitMs;
+    m.put("seconds", secs);
+    m.put("arrivals", (long) (lambda * secs));
+    m.put("completed", (long) (lambda * secs));
+    m.put("arrival_rate", lambda);
+    m.put("retirement_rate", lambda);
+    m.put("avg_service_ms", serviceMs);
+    m.put("avg_wait_ms", waitMs);
+    m.put("avg_response_ms", resp);
+    m.put("littles_l", lambda * resp / 1000);
+    m.put("dead_time_ratio", waitMs / resp);
+    m.put("cpu_utilization", -1);
+    m.put("processors", 2);
+    m.put("pool_size", 1);
+    m.put("queue_length", queue);
+    m.put("pool_cpu_utilization", -1);
+    return ExecutorSnapshot.fromMap(m);
+  }
+
+  @Test
+  void snapshotsRoundTripThroughTheirMap() {
+    ExecutorSnapshot s = snapshot(96, 10.4, 89.6, 9);
+    assertEquals(s, ExecutorSnapshot.fromMap(s.toMap()));
+    Map<String, Object> m = new LinkedHashMap<>(s.toMap());
+    m.remove("avg_service_ms");
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> ExecutorSnapshot.fromMap(m));
+    assertTrue(e.getMessage().contains("avg_service_ms"), e.getMessage());
+  }
+
+  /**
+   * Pepperdine's case: 10 closed-loop clients on a pool of 1, dead time 89.6%. The throughput
+   * (96/s) is what one thread let through; the load offered is the ~10 requests present (λ' = L /
+   * S), so the answer is about 10 and flagged as a lower bound, not the 2 that the throttled λ
+   * gives.
+   */
+  @Test
+  void aSaturatedPoolIsSizedFromItsOfferedLoadAsALowerBound() {
+    ExecutorSnapshot s = snapshot(96, 10.4, 89.6, 9);
+    var throttled =
+        PoolSizeAdvisor.advise(
+            PoolSizeAdvisor.Inputs.fromSnapshot(
+                s, 0.8, 90, 10.4, PoolSizeAdvisor.DEFAULT_MAX_POOL_SIZE));
+    var r = PoolSizeAdvisor.adviseSnapshot(s);
+    assertTrue(r.lowerBound(), r.toString());
+    assertEquals(96 * 100 / 10.4, (Double) r.figures().get("estimated_arrival_rate"), 1e-6);
+    assertTrue(r.poolSize() >= 10 && r.poolSize() <= 14, r.toString());
+    assertTrue(throttled.poolSize() <= 3, "the throttled λ alone says " + throttled.poolSize());
+    assertTrue(
+        r.toString().startsWith("recommended pool size: at least " + r.poolSize()), r.toString());
+    assertTrue(r.toString().contains("Lower bound"), r.toString());
+  }
+
+  /** An unsaturated pool gets exactly the plain answer with the default target. */
+  @Test
+  void anUnsaturatedPoolGetsThePlainAnswer() {
+    ExecutorSnapshot s = snapshot(300, 2.9, 0.1, 0);
+    var r = PoolSizeAdvisor.adviseSnapshot(s);
+    var plain =
+        PoolSizeAdvisor.advise(
+            PoolSizeAdvisor.Inputs.fromSnapshot(
+                s,
+                PoolSizeAdvisor.DEFAULT_TARGET_UTILIZATION,
+                PoolSizeAdvisor.DEFAULT_PERCENTILE,
+                PoolSizeAdvisor.defaultMaxWaitMs(2.9),
+                PoolSizeAdvisor.DEFAULT_MAX_POOL_SIZE));
+    assertTrue(!r.lowerBound());
+    assertEquals(plain.poolSize(), r.poolSize());
+    assertEquals(plain.reasoning(), r.reasoning());
+  }
+
+  /** With C known, the answer says which of Goetz's figure and the recommendation wins, and why. */
+  @Test
+  void saysWhetherGoetzOrTheRecommendationWins() {
+    var below =
+        PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(100, 10, 1, 2, 0.8, 90, 10, 1000));
+    assertTrue(
+        below.toString().contains("Which wins: " + below.poolSize() + ", for the wait target"),
+        below.toString());
+    assertTrue(below.toString().contains("Goetz's figure is a ceiling"), below.toString());
+    var above = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(300, 5, 4, 2, 0.8, 90, 1, 1000));
+    assertTrue(above.toString().contains("It is more than Goetz's"), above.toString());
+  }
+
+  @Test
+  void oneThreadIsSingular() {
+    var r =
+        PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(10, 10, Double.NaN, 2, 0.8, 90, 10, 100));
+    assertTrue(r.toString().contains("at least 1 thread."), r.toString());
+    assertTrue(!r.toString().contains("1 threads"), r.toString());
   }
 }

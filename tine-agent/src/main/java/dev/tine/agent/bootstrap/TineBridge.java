@@ -28,12 +28,12 @@ public final class TineBridge {
   private static final AtomicLong FAILURES = new AtomicLong();
   private static volatile Throwable lastFailure;
 
-  /** Failures inside the agent's hooks since the JVM started (each one swallowed). */
+  /** {@return failures inside the agent's hooks since the JVM started (each one swallowed)} */
   public static long failures() {
     return FAILURES.get();
   }
 
-  /** The most recent such failure, or null. */
+  /** {@return the most recent such failure, or null} */
   public static Throwable lastFailure() {
     return lastFailure;
   }

@@ -236,7 +236,7 @@ public class ArrivalTable {
     return e.arrival;
   }
 
-  /** Arrivals held now (collected tasks' included until expunged). */
+  /** {@return arrivals held now (collected tasks' included until expunged)} */
   public int size() {
     int n = 0;
     for (Stripe s : stripes) {
@@ -247,7 +247,11 @@ public class ArrivalTable {
     return n;
   }
 
-  /** Drops the entries of collected tasks; returns how many arrivals went with them. */
+  /**
+   * Drops the entries of collected tasks.
+   *
+   * @return how many arrivals went with them
+   */
   public int expunge() {
     int n = 0;
     for (Stripe s : stripes) {

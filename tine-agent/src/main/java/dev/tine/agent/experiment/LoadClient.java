@@ -98,12 +98,12 @@ public final class LoadClient implements AutoCloseable {
     return answered.get();
   }
 
-  /** Answers that said "rejected". */
+  /** {@return answers that said "rejected"} */
   public long rejectedReplies() {
     return rejectedReplies.get();
   }
 
-  /** Answers with a wrong id or result (should stay 0). */
+  /** {@return answers with a wrong id or result (should stay 0)} */
   public long wrong() {
     return wrong.get();
   }

@@ -2,38 +2,51 @@ package dev.tine.agent.jmx;
 
 /** The agent itself: {@code dev.tine.agent:type=Agent}. */
 public interface AgentMXBean {
+  /** {@return the agent's version} */
   String getVersion();
 
-  /** "premain" (-javaagent) or "attach" (loaded into the running JVM). */
+  /** {@return "premain" (-javaagent) or "attach" (loaded into the running JVM)} */
   String getStartedBy();
 
+  /** {@return when the agent started (epoch milliseconds)} */
   long getStartedAtMillis();
 
-  /** Ticks done (the figures are refreshed at each, about once a second). */
+  /** {@return ticks done (the figures are refreshed at each, about once a second)} */
   long getTicks();
 
+  /** {@return pools measured now} */
   int getPools();
 
-  /** Pools not measured because the agent's maxPools were measured already. */
+  /** {@return pools not measured because the agent's maxPools were measured already} */
   int getRefusedPools();
 
+  /** {@return per-thread recorders held now, over all pools} */
   int getRecorders();
 
+  /** {@return the processors available to the JVM} */
   int getProcessors();
 
-  /** Failures inside the agent since it started (each one swallowed; the application went on). */
+  /**
+   * {@return failures inside the agent since it started (each one swallowed; the application went
+   * on)}
+   */
   long getFailures();
 
+  /** {@return the last failure inside the agent, or null if none} */
   String getLastFailure();
 
+  /** {@return the classes whose bytecode the agent changed} */
   String[] getInstrumentedClasses();
 
-  /** Seed 004's system view: Little's L summed over the pools, against the processors. */
+  /**
+   * {@return Pepperdine's system view: Little's L summed over the pools, against the processors}
+   */
   double getTotalLittlesL();
 
-  /** Process CPU over the agent's last tick, 0..1 of all processors, or -1. */
+  /** {@return process CPU over the agent's last tick, 0..1 of all processors, or -1} */
   double getProcessCpuLoad();
 
+  /** {@return the agent's settings (window, sampling, limits), as {@code AgentConfig[...]}} */
   String getConfiguration();
 
   /** The sliding window the rates, times and percentiles cover (seconds). */

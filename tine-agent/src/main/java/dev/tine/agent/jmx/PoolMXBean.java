@@ -8,96 +8,140 @@ package dev.tine.agent.jmx;
  * the kind.
  */
 public interface PoolMXBean {
+  /** {@return the pool's id, unique in this JVM (the {@code id} key of the ObjectName)} */
   int getId();
 
+  /**
+   * {@return the pool's name: its threads' common prefix, else its class and where it was created}
+   */
   String getName();
 
+  /**
+   * {@return the kind of pool: ThreadPoolExecutor, ScheduledThreadPoolExecutor, ForkJoinPool or
+   * WorkStealingPool}
+   */
   String getKind();
 
+  /** {@return the pool's class name} */
   String getPoolClass();
 
+  /** {@return where the pool was created (a stack frame), or "" if unknown} */
   String getCreatedAt();
 
+  /** {@return the pool's state: running, shutting down or terminated} */
   String getState();
 
+  /** {@return when these figures were taken (epoch milliseconds)} */
   long getMeasuredAtMillis();
 
+  /** {@return the core pool size (-1 if not applicable)} */
   int getCorePoolSize();
 
+  /** {@return the maximum pool size (-1 if not applicable)} */
   int getMaximumPoolSize();
 
+  /** {@return the pool's threads now} */
   int getPoolSize();
 
+  /** {@return threads running a task now} */
   int getActiveCount();
 
+  /** {@return tasks queued now} */
   int getQueueLength();
 
+  /** {@return the parallelism of a fork/join pool (-1 for other kinds)} */
   int getParallelism();
 
+  /** {@return steals of a fork/join pool (-1 for other kinds)} */
   long getStealCount();
 
+  /** {@return tasks offered since the agent first saw the pool} */
   long getArrivals();
 
+  /** {@return tasks that finished since the agent first saw the pool} */
   long getCompleted();
 
+  /** {@return tasks rejected since the agent first saw the pool (exact)} */
   long getRejected();
 
+  /** {@return tasks that threw since the agent first saw the pool} */
   long getFailed();
 
+  /** {@return the length of the sliding window, in seconds} */
   double getWindowSeconds();
 
+  /** {@return tasks offered in the window} */
   long getWindowArrivals();
 
+  /** {@return tasks that finished in the window} */
   long getWindowCompleted();
 
+  /** {@return tasks rejected in the window} */
   long getWindowRejected();
 
+  /** {@return arrivals per second over the window (λ)} */
   double getArrivalRate();
 
+  /** {@return completions per second over the window} */
   double getRetirementRate();
 
+  /** {@return the mean service time S over the window} */
   double getServiceMillis();
 
+  /** {@return the mean queueing wait Wq over the window} */
   double getWaitMillis();
 
+  /** {@return the mean response time (Wq + S) over the window} */
   double getResponseMillis();
 
+  /** {@return the median queueing wait over the window} */
   double getWaitP50Millis();
 
+  /** {@return the 90th percentile of the queueing wait over the window} */
   double getWaitP90Millis();
 
+  /** {@return the 99th percentile of the queueing wait over the window} */
   double getWaitP99Millis();
 
+  /** {@return the median service time over the window} */
   double getServiceP50Millis();
 
+  /** {@return the 90th percentile of the service time over the window} */
   double getServiceP90Millis();
 
+  /** {@return the 99th percentile of the service time over the window} */
   double getServiceP99Millis();
 
-  /** The longest queue wait in the window (ms). */
+  /** {@return the longest queue wait in the window (ms)} */
   double getWaitMaxMillis();
 
-  /** The longest service time in the window (ms). */
+  /** {@return the longest service time in the window (ms)} */
   double getServiceMaxMillis();
 
-  /** Little's law over the window: retirement rate × (wait + service). */
+  /** {@return Little's law over the window: accepted arrivals per second × (wait + service)} */
   double getLittlesL();
 
-  /** Seed 004's dead time: wait / (wait + service), summed over the timed tasks. */
+  /** {@return Pepperdine's dead time: wait / (wait + service), summed over the timed tasks} */
   double getDeadTimeRatio();
 
-  /** CPU time of the pool's threads over the window, in percent of one core. */
+  /** {@return CPU time of the pool's threads over the window, in percent of one core} */
   double getCpuPercent();
 
+  /**
+   * {@return CPU time of the pool's threads since the agent saw them, in nanoseconds (-1 if
+   * unknown)}
+   */
   long getCpuTimeNanos();
 
+  /** {@return CPU time per completed task over the window, in ms (NaN if unknown)} */
   double getCpuPerTaskMillis();
 
-  /** Timing sampled 1 in this many tasks (1: all); counts are exact either way. */
+  /** {@return timing sampled 1 in this many tasks (1: all); counts are exact either way} */
   int getSampleEvery();
 
-  /** PoolSizeAdvisor's size for p90 wait ≤ max(1 ms, S), or -1. */
+  /** {@return PoolSizeAdvisor's size for p90 wait ≤ max(1 ms, S), or -1} */
   int getRecommendedSize();
 
+  /** {@return the advisor's size with its reasons in one line, or "" if none} */
   String getRecommendation();
 }

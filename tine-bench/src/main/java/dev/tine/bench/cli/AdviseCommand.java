@@ -1,9 +1,11 @@
 package dev.tine.bench.cli;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import dev.tine.executor.ExecutorSnapshot;
 import dev.tine.executor.PoolSizeAdvisor;
 import java.io.File;
-import java.io.IOException;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -14,12 +16,17 @@ import picocli.CommandLine.Spec;
 /** {@code tine advise}: a pool size from figures or a saved MeasuredExecutor snapshot. */
 @Command(
     name = "advise",
+    header = "Recommends a thread-pool size from figures or a saved snapshot, with the reasoning.",
     mixinStandardHelpOptions = true,
     description = {
-      "Recommends a thread-pool size and shows the reasoning: Little's law, M/M/c (Erlang C) wait",
-      "percentiles, Goetz's N = Ncpu*U*(1+W/C), and a CPU-capacity check.",
-      "Give the figures (--arrival-rate and --service-ms at least), or a MeasuredExecutor snapshot",
-      "saved as JSON (--snapshot, e.g. from 'tine experiment pool-sizing --snapshots DIR')."
+      "Recommends a thread-pool size and shows the reasoning: Little's law, M/M/c (Erlang C) wait "
+          + "percentiles, Goetz's N = Ncpu*U*(1+W/C), and a CPU-capacity check. Give the figures "
+          + "(--arrival-rate and --service-ms at least), or a MeasuredExecutor snapshot saved as JSON "
+          + "(--snapshot, e.g. from 'tine experiment pool-sizing --snapshots DIR'). The target, unless "
+          + "--percentile and --max-wait-ms give one: p90 queueing wait no longer than max(1 ms, S), "
+          + "the same default as the pool-sizing experiment and tine top. A snapshot of a saturated pool "
+          + "(tasks waiting longer than they run, or its queue growing) gives a lower bound, from the "
+          + "load it estimates was offered."
     })
 final class AdviseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -51,13 +58,14 @@ final class AdviseCommand implements Callable<Integer> {
   @Option(
       names = "--target-utilization",
       paramLabel = "U",
-      description = "Per-thread (and CPU) utilization to aim for (default 0.8).")
+      description = "Utilization U in Goetz's formula (default 0.8).")
   double targetUtilization = 0.8;
 
   @Option(
       names = "--percentile",
       paramLabel = "P",
-      description = "Bound this percentile of the queueing wait (with --max-wait-ms).")
+      description =
+          "Bound this percentile of the queueing wait (with --max-wait-ms; default: 90, bound max(1 ms, S)).")
   Double percentile;
 
   @Option(names = "--max-wait-ms", paramLabel = "MS", description = "The bound on that percentile.")
@@ -72,7 +80,9 @@ final class AdviseCommand implements Callable<Integer> {
   @Option(
       names = "--snapshot",
       paramLabel = "FILE",
-      description = "Read lambda, S, C and cores from a saved snapshot (JSON).")
+      description =
+          "Read lambda, S, C and cores from a saved snapshot (JSON, written by 'tine experiment"
+              + " pool-sizing --snapshots DIR').")
   File snapshot;
 
   @Option(names = "--json", description = "Print the recommendation as JSON.")
@@ -80,71 +90,84 @@ final class AdviseCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if ((percentile == null) != (maxWaitMs == null))
+      throw Check.bad(spec, "give both --percentile and --max-wait-ms, or neither");
     PoolSizeAdvisor.Recommendation r;
+    String target;
     try {
-      r = PoolSizeAdvisor.advise(inputs());
+      if (snapshot != null) {
+        if (arrivalRate != null || serviceMs != null || cpuMs != null)
+          throw Check.bad(
+              spec,
+              "--snapshot takes λ, S and C from the file; give either the snapshot or the figures");
+        ExecutorSnapshot s = snapshot();
+        double svc = s.avgServiceMs();
+        target = target(svc);
+        r =
+            PoolSizeAdvisor.adviseSnapshot(
+                s,
+                targetUtilization,
+                percentile != null ? percentile : PoolSizeAdvisor.DEFAULT_PERCENTILE,
+                maxWaitMs != null ? maxWaitMs : PoolSizeAdvisor.defaultMaxWaitMs(svc),
+                maxPoolSize);
+      } else {
+        if (arrivalRate == null || serviceMs == null) {
+          throw Check.bad(spec, "give --arrival-rate and --service-ms, or --snapshot FILE");
+        }
+        target = target(serviceMs);
+        r =
+            PoolSizeAdvisor.advise(
+                new PoolSizeAdvisor.Inputs(
+                    arrivalRate,
+                    serviceMs,
+                    cpuMs == null ? Double.NaN : cpuMs,
+                    cores,
+                    targetUtilization,
+                    percentile != null ? percentile : PoolSizeAdvisor.DEFAULT_PERCENTILE,
+                    maxWaitMs != null ? maxWaitMs : PoolSizeAdvisor.defaultMaxWaitMs(serviceMs),
+                    maxPoolSize));
+      }
     } catch (IllegalArgumentException e) {
       throw Check.bad(spec, e.getMessage());
     }
     if (json) {
-      Map<String, Object> m = new LinkedHashMap<>(r.figures());
+      Map<String, Object> m = new LinkedHashMap<>();
+      m.put("target", target);
+      m.putAll(r.figures());
+      m.put("lower_bound", r.lowerBound());
       m.put("reasoning", r.reasoning());
       System.out.println(JsonOutput.JSON.writeValueAsString(m));
     } else {
+      System.out.println("target: " + target);
       System.out.println(r);
     }
     return 0;
   }
 
-  private PoolSizeAdvisor.Inputs inputs() {
-    double p = percentile == null ? Double.NaN : percentile;
-    double w = maxWaitMs == null ? Double.NaN : maxWaitMs;
-    if (snapshot == null) {
-      if (arrivalRate == null || serviceMs == null) {
-        throw Check.bad(spec, "give --arrival-rate and --service-ms, or --snapshot FILE");
-      }
-      return new PoolSizeAdvisor.Inputs(
-          arrivalRate,
-          serviceMs,
-          cpuMs == null ? Double.NaN : cpuMs,
-          cores,
-          targetUtilization,
-          p,
-          w,
-          maxPoolSize);
-    }
-    Map<String, Object> m;
-    try {
-      @SuppressWarnings("unchecked")
-      Map<String, Object> read = JsonOutput.JSON.readValue(snapshot, Map.class);
-      m = read;
-    } catch (IOException e) {
-      throw Check.bad(spec, "cannot read snapshot " + snapshot + ": " + e.getMessage());
-    }
-    double completed = num(m, "completed"),
-        secs = num(m, "seconds"),
-        util = num(m, "cpu_utilization");
-    int procs = (int) num(m, "processors");
-    double svc = num(m, "avg_service_ms");
-    double c =
-        util < 0 || completed == 0
-            ? Double.NaN
-            : Math.min(svc, util * secs * procs * 1000 / completed);
-    return new PoolSizeAdvisor.Inputs(
-        arrivalRate != null ? arrivalRate : num(m, "arrival_rate"),
-        serviceMs != null ? serviceMs : svc,
-        cpuMs != null ? cpuMs : c,
-        procs,
-        targetUtilization,
-        p,
-        w,
-        maxPoolSize);
+  private String target(double serviceMs) {
+    if (percentile != null)
+      return String.format(
+          Locale.ROOT, "p%s queueing wait ≤ %.4g ms (given)", trim(percentile), maxWaitMs);
+    return PoolSizeAdvisor.defaultTargetWords(serviceMs);
   }
 
-  private double num(Map<String, Object> m, String key) {
-    Object v = m.get(key);
-    if (!(v instanceof Number n))
-      throw Check.bad(spec, "snapshot " + snapshot + " has no number '" + key + "'");
-    return n.doubleValue();
+  private static String trim(double d) {
+    return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
+  }
+
+  /** The saved snapshot, or a one-line reason why the file is not one. */
+  private ExecutorSnapshot snapshot() {
+    Map<String, Object> m =
+        JsonFiles.read(
+            spec,
+            snapshot,
+            new TypeReference<Map<String, Object>>() {},
+            "a snapshot written by --snapshots");
+    try {
+      return ExecutorSnapshot.fromMap(m);
+    } catch (IllegalArgumentException e) {
+      throw Check.bad(
+          spec, snapshot + " is not a snapshot written by --snapshots (" + e.getMessage() + ")");
+    }
   }
 }

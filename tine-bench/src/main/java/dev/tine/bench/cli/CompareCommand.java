@@ -3,7 +3,6 @@ package dev.tine.bench.cli;
 import com.fasterxml.jackson.core.type.TypeReference;
 import dev.tine.bench.report.Compare;
 import java.io.File;
-import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -16,6 +15,7 @@ import picocli.CommandLine.Spec;
 /** {@code tine compare BASE.json NEW.json}: two saved bench runs, cell by cell. */
 @Command(
     name = "compare",
+    header = "Compares two saved bench runs cell by cell, as benchstat does.",
     mixinStandardHelpOptions = true,
     description = {
       "Compares two saved bench runs (tine bench --json FILE), as benchstat does: for each cell in "
@@ -54,17 +54,12 @@ final class CompareCommand implements Callable<Integer> {
 
   /** A saved bench run, or a ParameterException naming the file and what is wrong with it. */
   static List<Map<String, Object>> read(CommandSpec spec, File f) {
-    List<Map<String, Object>> rs;
-    try {
-      rs = JsonOutput.JSON.readValue(f, new TypeReference<List<Map<String, Object>>>() {});
-    } catch (IOException e) {
-      throw Check.bad(
-          spec,
-          "cannot read bench records from "
-              + f
-              + ": "
-              + e.getMessage().lines().findFirst().orElse(""));
-    }
+    List<Map<String, Object>> rs =
+        JsonFiles.read(
+            spec,
+            f,
+            new TypeReference<List<Map<String, Object>>>() {},
+            "a run saved by 'tine bench' (its --json file, or results/*.json)");
     for (Map<String, Object> m : rs) {
       if (!(m.get("program") instanceof String)
           || !(m.get("runtime") instanceof String)

@@ -18,12 +18,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tine experiment data-width}: seed 002 §4.3. */
+/** {@code tine experiment data-width}: Lea's paper §4.3. */
 @Command(
     name = "data-width",
+    header = "The same sort over byte, short, int and long data (Lea's paper §4.3).",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 002 §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding values "
+      "Lea's paper §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding values "
           + "0..255. Cilksort sequentially and on Tine at each thread count, in interleaved rounds; prints "
           + "time, speedup over 1 thread with its 95%% interval, and the long/byte time ratio that Lea "
           + "measured as 242.5 s / 122.5 s. Every result is checked for order and for its multiset. --quick: "
@@ -46,6 +47,7 @@ final class DataWidthCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "N[,N...]",
       description =
           "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
@@ -54,6 +56,7 @@ final class DataWidthCommand implements Callable<Integer> {
   @Option(
       names = "--runtime",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "seq,tine[,jdk]",
       description = "Runtimes (default: seq,tine).")
   List<String> runtimes = List.of("seq", "tine");
@@ -88,9 +91,11 @@ final class DataWidthCommand implements Callable<Integer> {
         throw Check.bad(spec, "--runtime takes seq, tine and jdk here");
       engines.add(e);
     }
+    json.check(spec);
+    OutputPaths.file(spec, "--report", report);
     PrintStream out = json.tables();
     out.printf(
-        "seed 002 §4.3: cilksort of %,d values 0..255 as byte, short, int and long; runtimes %s, threads %s,"
+        "Lea's paper §4.3: cilksort of %,d values 0..255 as byte, short, int and long; runtimes %s, threads %s,"
             + " 2 warm-up + %d timed rounds%n",
         values, runtimes, threads, rounds);
     BenchResult r = DataWidth.run(values, threads, engines, 2, rounds, System.err);

@@ -5,12 +5,16 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code tine experiment}: the seeds' experiments, one subcommand each. */
+/**
+ * {@code tine experiment}: the experiments of the source documents (Lea's paper, Pepperdine's
+ * article and others), one subcommand each.
+ */
 @Command(
     name = "experiment",
+    header = "Runs an experiment from the source documents on this machine.",
     mixinStandardHelpOptions = true,
     description =
-        "Runs one of the seeds' experiments on this machine (thread-pool ones on loopback TCP only).",
+        "Runs one of the experiments of the source documents (Lea's paper, Pepperdine's article and others) on this machine (thread-pool ones on loopback TCP only).",
     subcommands = {
       PoolVsThreadsCommand.class,
       PoolSizingCommand.class,

@@ -2,7 +2,6 @@ package dev.tine.bench.cli;
 
 import com.fasterxml.jackson.core.type.TypeReference;
 import java.io.File;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,17 +14,12 @@ final class ExperimentSections {
   static List<String> read(CommandSpec spec, List<File> files) {
     List<String> sections = new ArrayList<>();
     for (File f : files) {
-      List<Map<String, Object>> rs;
-      try {
-        rs = JsonOutput.JSON.readValue(f, new TypeReference<List<Map<String, Object>>>() {});
-      } catch (IOException e) {
-        throw Check.bad(
-            spec,
-            "cannot read experiment records from "
-                + f
-                + ": "
-                + e.getMessage().lines().findFirst().orElse(""));
-      }
+      List<Map<String, Object>> rs =
+          JsonFiles.read(
+              spec,
+              f,
+              new TypeReference<List<Map<String, Object>>>() {},
+              "a gc or data-width experiment run (tine experiment ... --json FILE)");
       String section = dev.tine.bench.report.ExperimentReport.section(rs);
       if (section == null)
         throw Check.bad(

@@ -17,12 +17,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tine experiment gc}: seed 002 §4.2. */
+/** {@code tine experiment gc}: Lea's paper §4.2. */
 @Command(
     name = "gc",
+    header = "How the collector and the young generation's size shape speedup (Lea's paper §4.2).",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 002 §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib "
+      "Lea's paper §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib "
           + "(threshold 13) on Tine and the JDK at each thread count, in child JVMs, under each collector "
           + "(Serial, Parallel, G1, ZGC) with the young generation fixed by -Xmn at 4 MB, 64 MB and (2+2p) "
           + "MB as Lea swept his semi-spaces. Prints time, speedup over 1 thread, GC count and GC time per "
@@ -40,6 +41,7 @@ final class GcCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "N[,N...]",
       description =
           "Thread counts (default: 1,2 on up to 2 cores; else 1,2,4,... up to the core count).")
@@ -48,6 +50,7 @@ final class GcCommand implements Callable<Integer> {
   @Option(
       names = "--collectors",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "serial,parallel,g1,zgc",
       description = "Collectors (default: serial,parallel,g1,zgc).")
   List<String> collectors = List.of("serial", "parallel", "g1", "zgc");
@@ -55,6 +58,7 @@ final class GcCommand implements Callable<Integer> {
   @Option(
       names = "--young",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "MB|2+2p",
       description =
           "Young generation sizes in MB, or 2+2p (default: 4,64,2+2p; ZGC always sizes its own).")
@@ -93,6 +97,8 @@ final class GcCommand implements Callable<Integer> {
       Check.inRange(spec, "--young", mb, 1, heapMb / 2);
     }
     Check.inRange(spec, "--heap-mb", heapMb, 64, 1 << 20);
+    json.check(spec);
+    OutputPaths.file(spec, "--report", report);
     PrintStream out = json.tables();
     int everyN = quick ? 31 : 34, leaN = quick ? 35 : 38, warmup = 3, repeat = quick ? 7 : 10;
     var exp =
@@ -105,7 +111,7 @@ final class GcCommand implements Callable<Integer> {
             repeat,
             heapMb);
     out.printf(
-        "seed 002 §4.2: fork-every fib(%d) and Lea's fib(%d), Tine and JDK, %d warm-up + %d timed rounds per JVM,"
+        "Lea's paper §4.2: fork-every fib(%d) and Lea's fib(%d), Tine and JDK, %d warm-up + %d timed rounds per JVM,"
             + " heap %d MB; %s%n",
         everyN, leaN, warmup, repeat, heapMb, Machine.current());
     List<GcExperiment.Result> rs = exp.run(out);

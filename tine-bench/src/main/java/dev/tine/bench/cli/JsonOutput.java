@@ -19,6 +19,11 @@ final class JsonOutput {
       description = "Also write the records as JSON (to FILE, or stdout with no FILE).")
   String json;
 
+  /** Fails (exit 2) now, before any work, if the --json file cannot be written. */
+  void check(picocli.CommandLine.Model.CommandSpec spec) {
+    if (json != null && !toStdout()) OutputPaths.file(spec, "--json", new File(json));
+  }
+
   /** With {@code --json} and no file, JSON goes to stdout and the tables to stderr. */
   boolean toStdout() {
     return "-".equals(json);

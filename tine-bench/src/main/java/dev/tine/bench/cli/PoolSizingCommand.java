@@ -17,12 +17,14 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tine experiment pool-sizing}: seed 004. */
+/** {@code tine experiment pool-sizing}: Pepperdine's article. */
 @Command(
     name = "pool-sizing",
+    header =
+        "Clients x pool sizes on a measured server, with the advisor's size (Pepperdine's article).",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 004: a loopback server whose requests compute (sqrt(2) to many digits) or sleep (an",
+      "Pepperdine's article: a loopback server whose requests compute (sqrt(2) to many digits) or sleep (an",
       "external call), on a MeasuredExecutor; 1 and 10 closed-loop clients x pool sizes 1, 4, 8",
       "and self-sizing. Prints throughput, Little's L, dead-time ratio, CPU, p90 wait and the",
       "advisor's recommendation for each."
@@ -44,6 +46,7 @@ final class PoolSizingCommand implements Callable<Integer> {
   @Option(
       names = "--clients",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "N[,N]",
       description = "Client counts (default 1,10).")
   List<Integer> clients = List.of(1, 10);
@@ -51,6 +54,7 @@ final class PoolSizingCommand implements Callable<Integer> {
   @Option(
       names = "--pools",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "SIZE[,...]",
       description = "Pool sizes, numbers or 'adaptive' (default 1,4,8,adaptive).")
   List<String> pools = List.of("1", "4", "8", "adaptive");
@@ -104,9 +108,11 @@ final class PoolSizingCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     double secs = seconds != null ? seconds : quick ? 1.0 : 5.0;
     check(secs);
+    json.check(spec);
+    OutputPaths.directory(spec, "--snapshots", snapshots);
     PrintStream out = json.tables();
     out.printf(
-        "seed 004: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
+        "Pepperdine's article: requests %.0f%% compute (sqrt(2) to %d digits), %.0f%% sleep %d ms; each run %.1f s warm-up"
             + " then %.1f s measured; %d cores%n",
         100 * cpuShare,
         cpuDigits,
@@ -128,9 +134,14 @@ final class PoolSizingCommand implements Callable<Integer> {
     out.println(
         "Little L: completions/s x mean response time = requests in the server on average (queued + running).");
     out.println(
-        "dead time: share of response time spent queued (seed 004's ratio). advisor: the size PoolSizeAdvisor");
+        "dead time: share of response time spent queued (Pepperdine's ratio). advisor: the size PoolSizeAdvisor");
     out.println(
-        "recommends from this run's measurements for a p90 wait no longer than the mean service time.");
+        "recommends from this run's snapshot for a p90 queueing wait no longer than max(1 ms, S), the default");
+    out.println(
+        "target of 'tine advise --snapshot' too; ≥N: the pool was saturated (dead time ≥ 50% or its queue");
+    out.println(
+        "growing), so N is a lower bound from the load estimated as offered (Little's L / S), not the");
+    out.println("throttled throughput.");
     for (int c : clients) {
       double bestFixed = 0, adaptive = -1;
       String best = "";
@@ -145,8 +156,9 @@ final class PoolSizingCommand implements Callable<Integer> {
       if (adaptive >= 0 && bestFixed > 0) {
         out.printf(
             Locale.ROOT,
-            "%d client(s): self-sizing reached %.0f%% of the best fixed size's throughput (pool %s)%n",
+            "%d %s: self-sizing reached %.0f%% of the best fixed size's throughput (pool %s)%n",
             c,
+            c == 1 ? "client" : "clients",
             100 * adaptive / bestFixed,
             best);
       }

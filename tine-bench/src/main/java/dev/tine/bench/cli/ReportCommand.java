@@ -15,6 +15,7 @@ import picocli.CommandLine.Spec;
 /** {@code tine report RUN.json -o report.html}: the HTML report of a saved bench run. */
 @Command(
     name = "report",
+    header = "Writes the HTML report of a saved bench run.",
     mixinStandardHelpOptions = true,
     description = {
       "Writes the HTML report of a saved bench run (tine bench --json FILE), as 'tine bench --report' "
@@ -38,6 +39,7 @@ final class ReportCommand implements Callable<Integer> {
       names = "--include",
       paramLabel = "EXPERIMENT.json",
       split = ",",
+      hideParamSyntax = true,
       description = "Saved experiment runs to add as sections (gc, data-width).")
   List<File> include = List.of();
 
@@ -51,6 +53,7 @@ final class ReportCommand implements Callable<Integer> {
   public Integer call() throws Exception {
     List<Map<String, Object>> records = CompareCommand.read(spec, run);
     List<String> sections = ExperimentSections.read(spec, include);
+    OutputPaths.file(spec, "-o", out);
     Files.writeString(out.toPath(), HtmlReport.html(records, title, null, sections));
     System.out.println("HTML report written to " + out);
     return 0;

@@ -12,12 +12,13 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code tine experiment threading-models}: seed 001. */
+/** {@code tine experiment threading-models}: the Solaris threading document. */
 @Command(
     name = "threading-models",
+    header = "Platform (1:1) vs virtual (M:N) threads: throughput, fairness, memory.",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 001 on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000 "
+      "The Solaris threading document's experiment on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000 "
           + "threads each repeating equal units of CPU work, then of blocking work (1 ms sleeps): "
           + "throughput and the fairness spread (most vs least work done, read mid-run); and what "
           + "parked threads cost in memory (the default stack size)."
@@ -28,19 +29,28 @@ final class ThreadingModelsCommand implements Callable<Integer> {
   @Option(
       names = "--threads",
       split = ",",
+      hideParamSyntax = true,
       paramLabel = "N[,N]",
       description = "Thread counts (default 400,2000).")
   List<Integer> threads = List.of(400, 2000);
 
-  @Option(names = "--seconds", paramLabel = "S", description = "Seconds per run (default 2).")
-  double seconds = 2;
+  @Option(
+      names = "--seconds",
+      paramLabel = "S",
+      description = "Seconds per run (default 2; 0.5 with --quick).")
+  Double seconds;
+
+  @Option(names = "--quick", description = "Half-second runs instead of 2 s (about 10 s in all).")
+  boolean quick;
 
   @Mixin JsonOutput json = new JsonOutput();
 
   @Override
   public Integer call() throws Exception {
     Check.inRange(spec, "--threads", threads, 1, 20_000);
+    double seconds = this.seconds != null ? this.seconds : quick ? 0.5 : 2;
     Check.inOpenClosed(spec, "--seconds", seconds, 0, 600);
+    json.check(spec);
     PrintStream out = json.tables();
     var exp = new ThreadingModels();
     List<ThreadingModels.Result> rs = new ArrayList<>();
@@ -65,7 +75,7 @@ final class ThreadingModelsCommand implements Callable<Integer> {
     out.println(
         "Virtual threads are not time-sliced: with CPU work a few run to the end of the window while the");
     out.println(
-        "others wait (spread near 100%) — the starvation seed 001 saw under M:N, in its extreme form.");
+        "others wait (spread near 100%) — the starvation the Solaris threading document saw under M:N, in its extreme form.");
     out.println("With blocking work they yield their carrier at every sleep and share it evenly.");
     out.println(
         "Platform threads are time-sliced: the kernel runs each for a slice of a few ms in turn, so a round");

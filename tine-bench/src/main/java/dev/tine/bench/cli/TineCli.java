@@ -15,7 +15,9 @@ import picocli.CommandLine.Spec;
     name = "tine",
     mixinStandardHelpOptions = true,
     version = "tine 0.1.0",
-    description = "Tine: a work-stealing fork/join runtime, its benchmarks and experiments.",
+    description =
+        "Tine: a work-stealing fork/join runtime, a thread pool that measures itself, and an agent that"
+            + " measures the pools of a running JVM; with benchmarks and experiments.",
     subcommands = {
       BenchCommand.class,
       CompareCommand.class,
@@ -33,12 +35,35 @@ public final class TineCli implements Runnable {
     spec.commandLine().usage(spec.commandLine().getOut());
   }
 
+  /**
+   * Runs {@code tine} and exits with its exit code.
+   *
+   * @param args the command line
+   */
   public static void main(String[] args) {
     System.exit(commandLine().execute(args));
   }
 
+  private static void summary(CommandLine c, String header) {
+    if (c != null && c.getCommandSpec().usageMessage().header().length == 0)
+      c.getCommandSpec().usageMessage().header(header);
+  }
+
+  /**
+   * The command line with Tine's error handling: bad input is one line on stderr and exit code 2.
+   *
+   * @return a new command line for {@code tine}
+   */
   public static CommandLine commandLine() {
     CommandLine cl = new CommandLine(new TineCli());
+    // One-line summaries for the commands that live in the agent module, whose descriptions
+    // are several lines long (the command lists show only a summary's first line).
+    summary(
+        cl.getSubcommands().get("top"),
+        "Shows the thread pools of a running JVM, refreshed like top.");
+    summary(
+        cl.getSubcommands().get("experiment").getSubcommands().get("attach-experiment"),
+        "Pepperdine's experiments on an unmodified server, measured by the agent.");
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine c = ex.getCommandLine();
       PrintWriter err = c.getErr();

@@ -16,7 +16,7 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Seed 002 §4.3 (fig. 4-5): the same sort over byte, short, int and long data holding values
+ * Lea's paper §4.3 (fig. 4-5): the same sort over byte, short, int and long data holding values
  * 0..255. Lea measured 122.5 s for bytes and 242.5 s for longs on one thread (100M values) and
  * lower speedups for wider data. Here cilksort ({@link WidthSort}) sequentially and on Tine at each
  * thread count, in the bench's interleaved rounds (so widths and thread counts are paired per
@@ -75,7 +75,7 @@ public final class DataWidth {
             : r.cells().get(0).workload.parameters().replaceAll(" \\w+ values", " values");
     out.printf(
         Locale.ROOT,
-        "%nFigure 4-5 (seed 002 §4.3): cilksort of %s on %s — median ms per run; speedup over 1"
+        "%nFigure 4-5 (Lea's paper §4.3): cilksort of %s on %s — median ms per run; speedup over 1"
             + " thread, paired per round [95%% CI]%n",
         params,
         par == Engine.TINE ? "Tine" : "the JDK's ForkJoinPool");

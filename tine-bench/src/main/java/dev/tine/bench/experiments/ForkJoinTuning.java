@@ -22,11 +22,12 @@ import java.util.concurrent.ForkJoinWorkerThread;
 import java.util.function.Supplier;
 
 /**
- * Seed 000 as one experiment: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork at
- * every step) and 3 (fork throttled by a racy atomic counter), at multiplicity 1, 2, 4 and 8, with
- * Tine rows beside the JDK's: the same program 2 and 3 code on Tine (latent forks), whose counters
- * come from {@code pool.stats()}. The programs live in {@link Fib} and {@link QuickSort}; {@link
- * ForkJoinTuningTables} prints the runs in the layout of the seed's tables.
+ * the fork/join tuning study as one experiment: fib(40) and quicksort of 2M ints, programs 1
+ * (sequential), 2 (fork at every step) and 3 (fork throttled by a racy atomic counter), at
+ * multiplicity 1, 2, 4 and 8, with Tine rows beside the JDK's: the same program 2 and 3 code on
+ * Tine (latent forks), whose counters come from {@code pool.stats()}. The programs live in {@link
+ * Fib} and {@link QuickSort}; {@link ForkJoinTuningTables} prints the runs in the layout of the
+ * study's tables.
  */
 public final class ForkJoinTuning {
   /** Per-worker averages from ThreadMXBean (or Tine's stats): CPU and BLOCKED/WAITING figures. */

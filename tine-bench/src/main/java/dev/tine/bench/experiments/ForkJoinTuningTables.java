@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Seed 000's tables 2-1..2-3 and 3-1..3-4 from the fork-join-tuning runs, JDK and Tine side by
- * side.
+ * The fork/join tuning study's tables 2-1..2-3 and 3-1..3-4 from the fork-join-tuning runs, JDK and
+ * Tine side by side.
  */
 public final class ForkJoinTuningTables {
   private ForkJoinTuningTables() {}

@@ -18,7 +18,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Seed 002 §4.2 (fig. 4-4): speedup depends on the heap. Lea compared generational copying with
+ * Lea's paper §4.2 (fig. 4-4): speedup depends on the heap. Lea compared generational copying with
  * mark-sweep (Fib at 4 threads: 5.1 s vs 9.1 s) and swept the semi-space size (4 MB, 64 MB, (2+2p)
  * MB). Today's equivalents: each of HotSpot's collectors (Serial, Parallel, G1, ZGC) with the young
  * generation fixed by {@code -Xmn} at 4 MB, 64 MB and (2+2p) MB (ZGC sizes its young generation
@@ -151,7 +151,8 @@ public final class GcExperiment {
                 Integer.toString(warmup),
                 Integer.toString(repeat)));
         if (progress != null)
-          progress.printf(Locale.ROOT, "  %s, %d thread(s) ...%n", s.label(), p);
+          progress.printf(
+              Locale.ROOT, "  %s, %d %s ...%n", s.label(), p, p == 1 ? "thread" : "threads");
         out.addAll(child(cmd, s, p));
       }
     }

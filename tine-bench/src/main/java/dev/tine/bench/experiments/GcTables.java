@@ -12,7 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-/** The gc experiment's tables, in the layout of seed 002's figure 4-4, from its JSON records. */
+/** The gc experiment's tables, in the layout of Lea's paper's figure 4-4, from its JSON records. */
 public final class GcTables {
   private GcTables() {}
 
@@ -69,7 +69,7 @@ public final class GcTables {
       for (String rt : List.of("tine", "jdk")) {
         out.printf(
             Locale.ROOT,
-            "%nFigure 4-4 (seed 002 §4.2): %s (%s) on %s — median ms per run, speedup over 1 thread"
+            "%nFigure 4-4 (Lea's paper §4.2): %s (%s) on %s — median ms per run, speedup over 1 thread"
                 + " of the same setting, young GCs per run / their ms%n",
             prog.equals("fib") ? "Lea's fib" : "fork-every fib",
             params.get(prog),
@@ -117,9 +117,10 @@ public final class GcTables {
     int p = threads.last();
     out.printf(
         Locale.ROOT,
-        "%nAt %d thread(s), time / the fastest setting's time for the same program and runtime"
+        "%nAt %d %s, time / the fastest setting's time for the same program and runtime"
             + " (95%% interval; separate JVMs, so unpaired):%n",
-        p);
+        p,
+        p == 1 ? "thread" : "threads");
     for (String prog : List.of("fib-every", "fib")) {
       for (String rt : List.of("tine", "jdk")) {
         String best = null;

@@ -10,9 +10,9 @@ import java.net.Socket;
 import java.util.SplittableRandom;
 
 /**
- * Seed 003's server: on 127.0.0.1, every connection receives {@code count} random ints in 1..10
- * (big-endian, as DataOutputStream writes them), then the server closes it. A client that goes away
- * early only ends its own connection.
+ * The thread-pool blog post's server: on 127.0.0.1, every connection receives {@code count} random
+ * ints in 1..10 (big-endian, as DataOutputStream writes them), then the server closes it. A client
+ * that goes away early only ends its own connection.
  */
 public final class IntStreamServer implements AutoCloseable {
   private final ServerSocket server;

@@ -22,10 +22,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 004: a server whose requests either compute (√2 to many digits) or sleep (a call to an
- * external system), run on a {@link MeasuredExecutor}; 1 or 10 closed-loop clients (send, wait for
- * the answer, send again) for a fixed time, against pool sizes 1, 4, 8 and self-sizing. Each run
- * reports seed 004's figures and what the {@link PoolSizeAdvisor} recommends from them.
+ * Pepperdine's article: a server whose requests either compute (√2 to many digits) or sleep (a call
+ * to an external system), run on a {@link MeasuredExecutor}; 1 or 10 closed-loop clients (send,
+ * wait for the answer, send again) for a fixed time, against pool sizes 1, 4, 8 and self-sizing.
+ * Each run reports Pepperdine's article's figures and what the {@link PoolSizeAdvisor} recommends
+ * from them.
  */
 public final class PoolSizing {
   /** One run's figures. {@code poolSize} is a number or "adaptive". */
@@ -90,7 +91,9 @@ public final class PoolSizing {
     runOne(1, "4", Duration.ZERO, Duration.ofMillis(300)); // JIT the work and the loopback path
     for (int clients : clientCounts) {
       for (String size : sizes) {
-        if (progress != null) progress.printf("  %d client(s), pool %s ...%n", clients, size);
+        if (progress != null)
+          progress.printf(
+              "  %d %s, pool %s ...%n", clients, clients == 1 ? "client" : "clients", size);
         out.add(runOne(clients, size, warmup, perRun));
       }
     }
@@ -135,9 +138,9 @@ public final class PoolSizing {
       double settledAfter = settled * TICK.toMillis() / 1000.0;
       String advice;
       try {
-        var in =
-            PoolSizeAdvisor.Inputs.fromSnapshot(s, 0.8, 90, Math.max(1.0, s.avgServiceMs()), 1024);
-        advice = Integer.toString(PoolSizeAdvisor.advise(in).poolSize());
+        // the same call, with the same default target, as 'tine advise --snapshot' on this snapshot
+        var r = PoolSizeAdvisor.adviseSnapshot(s);
+        advice = (r.lowerBound() ? "≥" : "") + r.poolSize();
       } catch (IllegalArgumentException e) {
         advice = "n/a: " + e.getMessage();
       }

@@ -22,9 +22,10 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * Seed 003: a server sends 1000 random ints 1..10; the client runs each as a sleep of that many
- * milliseconds, by several strategies. The seed timed only the client's loop — for a pool that is
- * the time to <em>submit</em> 1000 tasks, not to run them — so both are reported.
+ * The thread-pool blog post: a server sends 1000 random ints 1..10; the client runs each as a sleep
+ * of that many milliseconds, by several strategies. The blog post timed only the client's loop —
+ * for a pool that is the time to <em>submit</em> 1000 tasks, not to run them — so both are
+ * reported.
  */
 public final class PoolVsThreads {
   public record Result(
@@ -124,7 +125,7 @@ public final class PoolVsThreads {
             }));
     s.add(
         new Strategy(
-            "seed-tpe(1,100,LBQ)",
+            "blog-tpe(1,100,LBQ)",
             "core 1, max 100, unbounded queue: extra threads start only when the queue refuses a task, and an unbounded queue never refuses, so it stays at 1 thread",
             () -> {
               ThreadPoolExecutor tpe =

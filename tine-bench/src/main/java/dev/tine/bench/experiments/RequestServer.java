@@ -19,11 +19,11 @@ import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 004's server, on 127.0.0.1: each request is one byte (its kind) and an int (its size); the
- * work runs on the given pool; the answer is a long. Kinds: {@link #CPU} computes √2 to {@code
- * size} digits (CPU work), {@link #SLEEP} sleeps {@code size} ms (a call to an external system). A
- * malformed request (unknown kind, negative or huge size) or a client that vanishes closes that
- * connection only; the server keeps serving.
+ * Pepperdine's article's server, on 127.0.0.1: each request is one byte (its kind) and an int (its
+ * size); the work runs on the given pool; the answer is a long. Kinds: {@link #CPU} computes √2 to
+ * {@code size} digits (CPU work), {@link #SLEEP} sleeps {@code size} ms (a call to an external
+ * system). A malformed request (unknown kind, negative or huge size) or a client that vanishes
+ * closes that connection only; the server keeps serving.
  */
 public final class RequestServer implements AutoCloseable {
   public static final byte CPU = 1, SLEEP = 2;

@@ -13,12 +13,13 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Seed 001 on today's JVM: platform threads (1:1, one kernel thread each) against virtual threads
- * (M:N, mounted on a carrier pool of about one thread per core). N threads each repeat equal units
- * of work for a fixed time; we report throughput (units/s) and the fairness spread — (most − least)
- * / most units done in the middle half of the window, as seed 001 measured starvation (29% → 8%
- * there). Work is either CPU (a ~2 µs computation) or blocking (a 1 ms sleep). Also measured: what
- * N parked threads cost in virtual and resident memory (the default stack size).
+ * The Solaris threading document's experiment on today's JVM: platform threads (1:1, one kernel
+ * thread each) against virtual threads (M:N, mounted on a carrier pool of about one thread per
+ * core). N threads each repeat equal units of work for a fixed time; we report throughput (units/s)
+ * and the fairness spread — (most − least) / most units done in the middle half of the window, as
+ * the Solaris threading document measured starvation (29% → 8% there). Work is either CPU (a ~2 µs
+ * computation) or blocking (a 1 ms sleep). Also measured: what N parked threads cost in virtual and
+ * resident memory (the default stack size).
  */
 public final class ThreadingModels {
   public record Result(

@@ -13,11 +13,11 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
- * Lea's Sort (seed 002 §4): Cilk's cilksort. Sort four quarters in parallel (into place, using the
- * other array as scratch), merge pairs in parallel into the scratch array, merge the halves back;
- * merges split by binary search (the larger run halves, the other is split at the same value) so
- * they run in parallel too. Cutoffs as in Cilk: sequential quicksort below 2048, sequential merge
- * below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}. {@code --set
+ * Lea's Sort (Lea's paper §4): Cilk's cilksort. Sort four quarters in parallel (into place, using
+ * the other array as scratch), merge pairs in parallel into the scratch array, merge the halves
+ * back; merges split by binary search (the larger run halves, the other is split at the same value)
+ * so they run in parallel too. Cutoffs as in Cilk: sequential quicksort below 2048, sequential
+ * merge below 2048, insertion sort below 20. Verified equal to {@link Arrays#sort}. {@code --set
  * sort.leaf=jdk} sorts the blocks below 2048 with {@link Arrays#sort} instead (on x86 with AVX-512
  * an intrinsic, several times faster than a scalar quicksort), to show how much of the gap to
  * {@code Arrays.parallelSort} is the leaf sort and how much the merges.
@@ -32,7 +32,7 @@ public final class CilkSort implements Program {
 
   @Override
   public String description() {
-    return "cilksort: parallel quarter sorts and binary-search merges (seed 002)";
+    return "cilksort: parallel quarter sorts and binary-search merges (Lea's paper)";
   }
 
   // ----------------------------------------------------------------- sequential pieces

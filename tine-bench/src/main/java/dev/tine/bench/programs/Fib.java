@@ -11,11 +11,11 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveTask;
 
 /**
- * Fibonacci, as in Lea's paper (seed 002 §2: threshold 13, both halves by coInvoke/invokeAll,
- * fib(47) at paper size, {@code long} since fib(47) overflows int) and as in seed 000: program 1
- * ({@link #seqFib}), program 2 (fork n-2, compute n-1, join; forking every call, fib(40)) and
- * program 3 (program 2 throttled by a shared counter). This file is the one home of these programs:
- * the bench, the fork-join-tuning experiment and the JMH benchmarks all run them.
+ * Fibonacci, as in Lea's paper (Lea's paper §2: threshold 13, both halves by coInvoke/invokeAll,
+ * fib(47) at paper size, {@code long} since fib(47) overflows int) and as in the fork/join tuning
+ * study: program 1 ({@link #seqFib}), program 2 (fork n-2, compute n-1, join; forking every call,
+ * fib(40)) and program 3 (program 2 throttled by a shared counter). This file is the one home of
+ * these programs: the bench, the fork-join-tuning experiment and the JMH benchmarks all run them.
  */
 public final class Fib {
   private Fib() {}
@@ -87,9 +87,13 @@ public final class Fib {
     return new JdkLea(n, threshold);
   }
 
-  // ------------------------------------------------------------------ Seed 000, program 2
+  // ------------------------------------------------------------------ the fork/join tuning study,
+  // program 2
 
-  /** Seed 000's FibonacciTask2 on Tine: the same code with RecursiveTask renamed to Task. */
+  /**
+   * The fork/join tuning study's FibonacciTask2 on Tine: the same code with RecursiveTask renamed
+   * to Task.
+   */
   public static final class TineEvery extends Task<Long> {
     final int n;
 
@@ -109,7 +113,7 @@ public final class Fib {
     }
   }
 
-  /** Seed 000's FibonacciTask2 (program 2), with long results. */
+  /** The fork/join tuning study's FibonacciTask2 (program 2), with long results. */
   public static final class JdkEvery extends RecursiveTask<Long> {
     final int n;
 
@@ -129,9 +133,13 @@ public final class Fib {
     }
   }
 
-  // ------------------------------------------------------------------ Seed 000, program 3
+  // ------------------------------------------------------------------ the fork/join tuning study,
+  // program 3
 
-  /** Seed 000's FibonacciTask3 (program 3): forks only while the {@link Throttle} allows. */
+  /**
+   * The fork/join tuning study's FibonacciTask3 (program 3): forks only while the {@link Throttle}
+   * allows.
+   */
   public static final class JdkThrottled extends RecursiveTask<Long> {
     final int n;
     final Throttle th;
@@ -158,7 +166,10 @@ public final class Fib {
     }
   }
 
-  /** Seed 000's program 3 on Tine: the same code with RecursiveTask renamed to Task. */
+  /**
+   * The fork/join tuning study's program 3 on Tine: the same code with RecursiveTask renamed to
+   * Task.
+   */
   public static final class TineThrottled extends Task<Long> {
     final int n;
     final Throttle th;
@@ -193,7 +204,10 @@ public final class Fib {
     return dev.tine.Tine.joinLong(Fib::joinFib, n - 1, Fib::joinFib, n - 2, Long::sum);
   }
 
-  /** Fork every call with Tine.joinLong (no Task objects); the JDK runs seed 000's program 2. */
+  /**
+   * Fork every call with Tine.joinLong (no Task objects); the JDK runs the fork/join tuning study's
+   * program 2.
+   */
   public static final class Join implements Program {
     @Override
     public String name() {
@@ -202,7 +216,7 @@ public final class Fib {
 
     @Override
     public String description() {
-      return "Fibonacci joining every call with Tine.joinLong (JDK: seed 000 program 2)";
+      return "Fibonacci joining every call with Tine.joinLong (JDK: the fork/join tuning study's program 2)";
     }
 
     @Override
@@ -212,8 +226,8 @@ public final class Fib {
   }
 
   /**
-   * Fib forking at every call, n=40 at paper size (seed 000), 32 quick; the JDK always runs seed
-   * 000's program 2; {@code tine} says how Tine runs it.
+   * Fib forking at every call, n=40 at paper size (the fork/join tuning study), 32 quick; the JDK
+   * always runs the study's program 2; {@code tine} says how Tine runs it.
    */
   static Workload forkEveryCall(
       Size size,
@@ -263,7 +277,7 @@ public final class Fib {
 
     @Override
     public String description() {
-      return "Fibonacci with Lea's threshold 13 and invokeAll (seed 002)";
+      return "Fibonacci with Lea's threshold 13 and invokeAll (Lea's paper)";
     }
 
     @Override
@@ -305,7 +319,7 @@ public final class Fib {
     }
   }
 
-  /** Seed 000's program 2: forking every call. */
+  /** The fork/join tuning study's program 2: forking every call. */
   public static final class Every implements Program {
     @Override
     public String name() {
@@ -314,7 +328,7 @@ public final class Fib {
 
     @Override
     public String description() {
-      return "Fibonacci forking every call (seed 000, program 2)";
+      return "Fibonacci forking every call (the fork/join tuning study's program 2)";
     }
 
     @Override

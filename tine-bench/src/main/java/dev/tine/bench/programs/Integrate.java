@@ -10,11 +10,11 @@ import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.RecursiveTask;
 
 /**
- * Lea's Integrate (seed 002 §4): recursive adaptive quadrature of f(x) = Σ_{i=1..5} (2i−1)·x^(2i−1)
- * from −47 to 48: split an interval until the trapezoid estimate of its two halves agrees with the
- * whole within the tolerance. Every subdivision forks (as in Lea's code). The tree is evaluated in
- * the same order everywhere (right half + left half), so the parallel results equal the sequential
- * one bit for bit; the closed form checks the sequential one.
+ * Lea's Integrate (Lea's paper §4): recursive adaptive quadrature of f(x) = Σ_{i=1..5}
+ * (2i−1)·x^(2i−1) from −47 to 48: split an interval until the trapezoid estimate of its two halves
+ * agrees with the whole within the tolerance. Every subdivision forks (as in Lea's code). The tree
+ * is evaluated in the same order everywhere (right half + left half), so the parallel results equal
+ * the sequential one bit for bit; the closed form checks the sequential one.
  */
 public final class Integrate implements Program {
   @Override
@@ -24,7 +24,7 @@ public final class Integrate implements Program {
 
   @Override
   public String description() {
-    return "adaptive quadrature, forking every subdivision (seed 002)";
+    return "adaptive quadrature, forking every subdivision (Lea's paper)";
   }
 
   static double f(double x) {

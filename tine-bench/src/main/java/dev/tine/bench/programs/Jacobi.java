@@ -12,9 +12,9 @@ import java.util.concurrent.RecursiveTask;
 import java.util.stream.IntStream;
 
 /**
- * Lea's Jacobi (seed 002 §4, §4.4): relax an n×n interior (fixed boundary: top edge 1, others 0) by
- * 4-neighbour averaging for a number of steps, double-buffered. The grid splits recursively (larger
- * side first) into tiles of at most {@link #LEAF}²; each pass returns the largest change.
+ * Lea's Jacobi (Lea's paper §4, §4.4): relax an n×n interior (fixed boundary: top edge 1, others 0)
+ * by 4-neighbour averaging for a number of steps, double-buffered. The grid splits recursively
+ * (larger side first) into tiles of at most {@link #LEAF}²; each pass returns the largest change.
  *
  * <ul>
  *   <li>{@code jacobi}: one parallel pass per step, a barrier (the join of the pass) between steps.
@@ -43,8 +43,8 @@ public final class Jacobi implements Program {
   @Override
   public String description() {
     return stepsPerSync == 1
-        ? "Jacobi relaxation, one barrier per step (seed 002)"
-        : "Jacobi relaxation, a barrier every " + stepsPerSync + " steps (seed 002 §4.4)";
+        ? "Jacobi relaxation, one barrier per step (Lea's paper)"
+        : "Jacobi relaxation, a barrier every " + stepsPerSync + " steps (Lea's paper §4.4)";
   }
 
   /** The two buffers; interior cells are 1..n in each dimension of an (n+2)² array. */

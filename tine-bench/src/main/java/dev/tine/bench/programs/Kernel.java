@@ -3,10 +3,10 @@ package dev.tine.bench.programs;
 import java.util.SplittableRandom;
 
 /**
- * The sequential pieces of cilksort for each data width of seed 002 §4.3 (byte, short, int, long):
- * the loops that touch every element, written once per primitive type so that each runs at that
- * type's memory traffic. {@link WidthSort} builds the parallel sort on them. The four classes are
- * the same text with the type replaced (as {@link CilkSort}'s int pieces).
+ * The sequential pieces of cilksort for each data width of Lea's paper §4.3 (byte, short, int,
+ * long): the loops that touch every element, written once per primitive type so that each runs at
+ * that type's memory traffic. {@link WidthSort} builds the parallel sort on them. The four classes
+ * are the same text with the type replaced (as {@link CilkSort}'s int pieces).
  */
 abstract class Kernel<A> {
   static final int INSERTIONSIZE = 20;

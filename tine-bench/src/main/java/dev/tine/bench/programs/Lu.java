@@ -14,7 +14,7 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
- * Lea's LU (seed 002 §4): recursive block LU decomposition without pivoting, in place, blocks of
+ * Lea's LU (Lea's paper §4): recursive block LU decomposition without pivoting, in place, blocks of
  * 16, on a seeded diagonally dominant matrix. Per level: LU(A00); then in parallel A01 := L00⁻¹·A01
  * and A10 := A10·U00⁻¹ (each a recursive solve, parallel over independent halves); A11 −= A10·A01
  * (recursive quadrant multiply-subtract, parallel by quadrants); LU(A11).
@@ -34,7 +34,7 @@ public final class Lu implements Program {
 
   @Override
   public String description() {
-    return "recursive block LU without pivoting, block 16 (seed 002)";
+    return "recursive block LU without pivoting, block 16 (Lea's paper)";
   }
 
   /** How two independent halves run. */

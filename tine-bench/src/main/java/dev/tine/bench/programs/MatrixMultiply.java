@@ -14,13 +14,13 @@ import java.util.concurrent.RecursiveAction;
 import java.util.stream.IntStream;
 
 /**
- * Lea's MM (seed 002 §4): C += A × B by recursive quadrants, in doubles as the paper states (Lea's
- * code used float). Each level runs the four quadrant products C_ij += A_i0 B_0j in parallel, then
- * the four C_ij += A_i1 B_1j; leaves of {@link #LEAF}² are plain loops. Every element of C
- * accumulates in the same order at any thread count, so results equal the sequential recursion bit
- * for bit (checked), and a few elements are checked against a naive dot product. The JDK built-in
- * form is the loop a user would write: a parallel IntStream over the rows of C, each row
- * accumulated over k in ascending order, so it too equals the recursion bit for bit.
+ * Lea's MM (Lea's paper §4): C += A × B by recursive quadrants, in doubles as the paper states
+ * (Lea's code used float). Each level runs the four quadrant products C_ij += A_i0 B_0j in
+ * parallel, then the four C_ij += A_i1 B_1j; leaves of {@link #LEAF}² are plain loops. Every
+ * element of C accumulates in the same order at any thread count, so results equal the sequential
+ * recursion bit for bit (checked), and a few elements are checked against a naive dot product. The
+ * JDK built-in form is the loop a user would write: a parallel IntStream over the rows of C, each
+ * row accumulated over k in ascending order, so it too equals the recursion bit for bit.
  */
 public final class MatrixMultiply implements Program {
   static final int LEAF = 64;
@@ -32,7 +32,7 @@ public final class MatrixMultiply implements Program {
 
   @Override
   public String description() {
-    return "recursive quadrant matrix multiply, doubles (seed 002)";
+    return "recursive quadrant matrix multiply, doubles (Lea's paper)";
   }
 
   /** Row-major n×n matrices; a block is (row, col, size). */

@@ -13,15 +13,15 @@ import java.util.concurrent.RecursiveTask;
 import java.util.stream.IntStream;
 
 /**
- * Lea's Micro (seed 002 §4): the "microscope" board game (Ataxx-like) on 7×7. A move copies a piece
- * to an adjacent empty square or jumps it two squares away (vacating the origin); every opponent
- * piece next to the destination flips. A player with no move passes; the game ends when neither can
- * move. Each turn picks the best move by a full negamax search to depth 4 (no alpha-beta, so the
- * value is independent of evaluation order; ties go to the first move in generation order),
- * evaluated by piece difference. Deterministic self-play from the standard corner start: the
- * sequence of moves and the final board are identical at every thread count. The top {@link
- * #PAR_LEVELS} levels of each search evaluate their moves in parallel; the JDK built-in form
- * evaluates each turn's candidate moves with a parallel IntStream (one level).
+ * Lea's Micro (Lea's paper §4): the "microscope" board game (Ataxx-like) on 7×7. A move copies a
+ * piece to an adjacent empty square or jumps it two squares away (vacating the origin); every
+ * opponent piece next to the destination flips. A player with no move passes; the game ends when
+ * neither can move. Each turn picks the best move by a full negamax search to depth 4 (no
+ * alpha-beta, so the value is independent of evaluation order; ties go to the first move in
+ * generation order), evaluated by piece difference. Deterministic self-play from the standard
+ * corner start: the sequence of moves and the final board are identical at every thread count. The
+ * top {@link #PAR_LEVELS} levels of each search evaluate their moves in parallel; the JDK built-in
+ * form evaluates each turn's candidate moves with a parallel IntStream (one level).
  */
 public final class Micro implements Program {
   static final int N = 7, CELLS = N * N, DEPTH = 4, PAR_LEVELS = 2;
@@ -33,7 +33,7 @@ public final class Micro implements Program {
 
   @Override
   public String description() {
-    return "microscope game, best move by depth-4 search, self-play (seed 002)";
+    return "microscope game, best move by depth-4 search, self-play (Lea's paper)";
   }
 
   static byte[] start() {

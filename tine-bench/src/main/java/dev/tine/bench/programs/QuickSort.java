@@ -12,11 +12,11 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
- * Seed 000 §3 (the one home of its quicksort programs 1-3, for the bench and the fork-join-tuning
- * experiment): quicksort of 2M elements (1M at the quick size) with the seed's pivot rule (the
- * larger of the first two distinct elements) and partition loop, forking down to single elements
- * (no grain size). The seed sorts a List of boxed values; here an int[] range, which is what users
- * sort today.
+ * the fork/join tuning study §3 (the one home of its quicksort programs 1-3, for the bench and the
+ * fork-join-tuning experiment): quicksort of 2M elements (1M at the quick size) with the study's
+ * pivot rule (the larger of the first two distinct elements) and partition loop, forking down to
+ * single elements (no grain size). The study sorts a List of boxed values; here an int[] range,
+ * which is what users sort today.
  *
  * <ul>
  *   <li>seq: program 1, the same recursion with no forks;
@@ -36,11 +36,11 @@ public final class QuickSort implements Program {
 
   @Override
   public String description() {
-    return "seed 000 quicksort, forking every partition, no grain size";
+    return "the fork/join tuning study's quicksort, forking every partition, no grain size";
   }
 
   /**
-   * The seed's pivot(): index of the larger of the first two distinct elements, -1 if all equal.
+   * The study's pivot(): index of the larger of the first two distinct elements, -1 if all equal.
    */
   static int pivot(int[] a, int lo, int hi) {
     int e1 = a[lo];
@@ -52,7 +52,9 @@ public final class QuickSort implements Program {
     return -1;
   }
 
-  /** The seed's process(): partitions [lo, hi); returns the split point, or -1 if nothing to do. */
+  /**
+   * The study's process(): partitions [lo, hi); returns the split point, or -1 if nothing to do.
+   */
   public static int partition(int[] a, int lo, int hi) {
     if (hi - lo <= 1) return -1;
     int p = pivot(a, lo, hi);
@@ -80,7 +82,10 @@ public final class QuickSort implements Program {
     }
   }
 
-  /** Seed 000's QuickSortTask (program 2) on the JDK: fork left, compute right, no join. */
+  /**
+   * The fork/join tuning study's QuickSortTask (program 2) on the JDK: fork left, compute right, no
+   * join.
+   */
   static final class JdkSort extends RecursiveAction {
     final int[] a;
     final int lo, hi;
@@ -124,7 +129,9 @@ public final class QuickSort implements Program {
     }
   }
 
-  /** Seed 000's program 2 on Tine exactly: fork left, compute right, never join. */
+  /**
+   * The fork/join tuning study's program 2 on Tine exactly: fork left, compute right, never join.
+   */
   public static final class TineNoJoin extends Task<Void> {
     final int[] a;
     final int lo, hi;
@@ -139,14 +146,17 @@ public final class QuickSort implements Program {
     protected Void compute() {
       int pos = partition(a, lo, hi);
       if (pos > 0) {
-        new TineNoJoin(a, lo, pos).fork(); // never joined, as in the seed
+        new TineNoJoin(a, lo, pos).fork(); // never joined, as in the study
         new TineNoJoin(a, pos, hi).compute();
       }
       return null;
     }
   }
 
-  /** Seed 000's program 3 on the JDK: program 2 forking only while the {@link Throttle} allows. */
+  /**
+   * The fork/join tuning study's program 3 on the JDK: program 2 forking only while the {@link
+   * Throttle} allows.
+   */
   static final class JdkThrottled extends RecursiveAction {
     final int[] a;
     final int lo, hi;
@@ -178,8 +188,9 @@ public final class QuickSort implements Program {
   }
 
   /**
-   * Sorts all of {@code a} in {@code pool} with seed 000's program 2 ({@code th == null}) or
-   * program 3 (throttled by {@code th}); the root waits for the forks those programs never join.
+   * Sorts all of {@code a} in {@code pool} with the fork/join tuning study's program 2 ({@code th
+   * == null}) or program 3 (throttled by {@code th}); the root waits for the forks those programs
+   * never join.
    */
   public static void jdkSort(ForkJoinPool pool, int[] a, Throttle th) {
     pool.invoke(

@@ -11,10 +11,11 @@ import java.util.concurrent.ForkJoinPool;
 
 /**
  * Programs that fork at every level, written with the scope-passing join ({@link Scope}) beside
- * their {@code Task} and {@code Tine.joinLong} forms: {@code fib-scope} (the JDK runs seed 000's
- * program 2, as for {@code fib-every}) and {@code quicksort-scope} (the JDK runs seed 000's
- * quicksort program 2, as for {@code quicksort}). Each reuses its base program's workload (input,
- * sequential and JDK versions, verification) and replaces only the Tine version.
+ * their {@code Task} and {@code Tine.joinLong} forms: {@code fib-scope} (the JDK runs the fork/join
+ * tuning study's program 2, as for {@code fib-every}) and {@code quicksort-scope} (the JDK runs the
+ * fork/join tuning study's quicksort program 2, as for {@code quicksort}). Each reuses its base
+ * program's workload (input, sequential and JDK versions, verification) and replaces only the Tine
+ * version.
  */
 public final class ScopeForms {
   private ScopeForms() {}
@@ -32,7 +33,7 @@ public final class ScopeForms {
 
     @Override
     public String description() {
-      return "Fibonacci joining every call with Scope.joinLong (JDK: seed 000 program 2)";
+      return "Fibonacci joining every call with Scope.joinLong (JDK: the fork/join tuning study's program 2)";
     }
 
     @Override
@@ -41,7 +42,7 @@ public final class ScopeForms {
     }
   }
 
-  /** The seed's quicksort recursion (partition, then both parts) with a scope range join. */
+  /** The study's quicksort recursion (partition, then both parts) with a scope range join. */
   static void sort(Scope s, int[] a, int lo, int hi) {
     int pos = QuickSort.partition(a, lo, hi);
     if (pos > 0) {
@@ -57,7 +58,10 @@ public final class ScopeForms {
     sort(s, array, lo, hi);
   }
 
-  /** quicksort-scope: seed 000's quicksort, forking every partition with a scope range join. */
+  /**
+   * quicksort-scope: the fork/join tuning study's quicksort, forking every partition with a scope
+   * range join.
+   */
   public static final class QuickSortScope implements Program {
     @Override
     public String name() {
@@ -66,7 +70,7 @@ public final class ScopeForms {
 
     @Override
     public String description() {
-      return "seed 000 quicksort, every partition joined with Scope.join over index ranges";
+      return "the fork/join tuning study's quicksort, every partition joined with Scope.join over index ranges";
     }
 
     @Override

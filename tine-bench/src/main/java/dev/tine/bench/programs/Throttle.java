@@ -4,9 +4,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Seed 000's program 3 throttle: a fork happens only while a shared counter of live forked tasks is
- * below the multiplicity. The check and the increment are not atomic together, as in the seed
- * (which avoided a lock on purpose), so the bound is approximate. Also counts the forks made.
+ * The fork/join tuning study's program 3 throttle: a fork happens only while a shared counter of
+ * live forked tasks is below the multiplicity. The check and the increment are not atomic together,
+ * as in the study (which avoided a lock on purpose), so the bound is approximate. Also counts the
+ * forks made.
  */
 public final class Throttle {
   final AtomicInteger live = new AtomicInteger(1);
@@ -17,7 +18,7 @@ public final class Throttle {
     this.multiplicity = multiplicity;
   }
 
-  /** The seed's {@code if (taskCounter.get() < multiplicity) taskCounter.incrementAndGet()}. */
+  /** The study's {@code if (taskCounter.get() < multiplicity) taskCounter.incrementAndGet()}. */
   boolean tryFork() {
     if (live.get() < multiplicity) {
       live.incrementAndGet();

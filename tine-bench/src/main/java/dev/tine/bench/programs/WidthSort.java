@@ -13,7 +13,7 @@ import java.util.concurrent.ForkJoinTask;
 import java.util.concurrent.RecursiveAction;
 
 /**
- * Seed 002 §4.3: Lea's Sort over four data widths. Cilksort (the shape of {@link CilkSort}: four
+ * Lea's paper §4.3: Lea's Sort over four data widths. Cilksort (the shape of {@link CilkSort}: four
  * quarter sorts, two merges, one merge back, merges split by binary search) over byte, short, int
  * or long arrays holding the same values 0..255, so that only the bytes moved per element differ.
  * The recursion is written once over a {@link Kernel} whose per-type loops do the element work (one
@@ -53,7 +53,7 @@ public final class WidthSort<A> implements Program {
 
   @Override
   public String description() {
-    return "cilksort of " + k.type + " values 0..255 (seed 002 §4.3)";
+    return "cilksort of " + k.type + " values 0..255 (Lea's paper §4.3)";
   }
 
   /** How the independent pieces of one step run: in order, as Tine tasks, or as JDK tasks. */

@@ -26,6 +26,13 @@ public final class BenchTables {
   static final String UNCLEAR = "~";
 
   public static void print(BenchResult r, PrintStream out) {
+    print(r, new Steadiness(List.of(), ""), out);
+  }
+
+  /** The tables, headed by the busy-machine warning when {@code steadiness} flags one. */
+  public static void print(BenchResult r, Steadiness steadiness, PrintStream out) {
+    for (String l : steadiness.lines()) out.println(l);
+    if (steadiness.busy()) out.println();
     out.printf(
         Locale.ROOT,
         "two-thread ceiling on this box (same work, 2 threads vs 1): median %.2fx %s%n",
@@ -40,6 +47,12 @@ public final class BenchTables {
           e.getKey(),
           r.ceilingMedian(e.getKey()),
           fmtList(e.getValue()));
+    }
+    if (!r.ceilings().isEmpty()) {
+      out.println(
+          "  (a guide, not a cap: it is measured between rounds, while the programs run in them, so a");
+      out.println(
+          "  program can exceed it when the machine's load changed; %ceiling below reads against it)");
     }
     out.println();
     for (Map.Entry<Program, List<Cell>> e : r.byProgram().entrySet()) {
@@ -153,9 +166,10 @@ public final class BenchTables {
       BenchResult.GeoMean g = e.getValue();
       out.printf(
           Locale.ROOT,
-          "%s vs jdk, geometric mean over %d program(s): %s%n",
+          "%s vs jdk, geometric mean over %d %s: %s%n",
           e.getKey(),
           g.programs(),
+          g.programs() == 1 ? "program" : "programs",
           verdictWords(g.ratio(), e.getKey().startsWith("tine") ? "Tine" : "jdk-builtin"));
     }
     if (!gms.isEmpty()) out.println();

@@ -68,6 +68,9 @@ final class Charts {
     return String.format(Locale.ROOT, fmt, args);
   }
 
+  /** A line series this many times higher than all others is drawn cut at the top. */
+  static final double OUTLIER = 4;
+
   private static final int W0 = 400, PLOT_H = 190, L = 58, R = 14, T = 30, B = 44, LEGEND_ROW = 16;
 
   private static int legendRows(List<String> names, int W) {
@@ -196,16 +199,48 @@ final class Charts {
       String ceilingLabel,
       Unit unit) {
     int W = W0;
+    // Series with nothing to draw get no legend entry. Among three or more series, one far above
+    // the rest (more than OUTLIER times the next one's highest point) would flatten them onto the
+    // axis: the scale fits the others, and that series is drawn cut at the top, its legend entry
+    // saying how high it goes.
+    List<Integer> drawn = new java.util.ArrayList<>();
+    for (int i = 0; i < series.size(); i++)
+      if (java.util.Arrays.stream(series.get(i).y).anyMatch(Double::isFinite)) drawn.add(i);
+    double[] peak = new double[series.size()];
+    for (int i : drawn)
+      peak[i] = java.util.Arrays.stream(series.get(i).y).filter(Double::isFinite).max().orElse(0);
+    int outlier = -1;
+    if (drawn.size() >= 3) { // with two, cutting one would leave a single line: keep both
+      List<Integer> byPeak = new java.util.ArrayList<>(drawn);
+      byPeak.sort((x, y) -> Double.compare(peak[y], peak[x]));
+      double second = peak[byPeak.get(1)];
+      if (second > 0 && peak[byPeak.get(0)] > OUTLIER * second) outlier = byPeak.get(0);
+    }
     List<String> names = new java.util.ArrayList<>(),
         colors = new java.util.ArrayList<>(),
         dashes = new java.util.ArrayList<>();
-    for (int i = 0; i < series.size(); i++) {
-      names.add(series.get(i).name);
+    for (int i : drawn) {
+      names.add(
+          series.get(i).name
+              + (i == outlier ? " (off scale: up to " + Ticks.format(peak[i], unit) + ")" : ""));
       colors.add(series.get(i).colorOr(i));
       dashes.add(series.get(i).dash);
     }
+    double ymax = 0, whiskers = 0;
+    for (int i : drawn) {
+      if (i == outlier) continue;
+      ymax = Math.max(ymax, peak[i]);
+      whiskers = Math.max(whiskers, max(List.of(series.get(i)), 0));
+    }
+    // the ceiling, likewise, is left out of the scale when it would flatten every series
+    double ceilingPeak = 0;
+    if (ceiling != null)
+      for (double c : ceiling) if (Double.isFinite(c)) ceilingPeak = Math.max(ceilingPeak, c);
+    boolean ceilingOff = ymax > 0 && ceilingPeak > OUTLIER * ymax;
     if (ceiling != null) {
-      names.add(ceilingLabel);
+      names.add(
+          ceilingLabel
+              + (ceilingOff ? " (off scale: up to " + Ticks.format(ceilingPeak, unit) + ")" : ""));
       colors.add("#888");
       dashes.add("5 4");
     }
@@ -213,10 +248,8 @@ final class Charts {
     StringBuilder sb = new StringBuilder(open(id, title, height, W));
     // the scale fits the points and the ceiling; a whisker longer than that is cut at the top
     // (marked)
-    double ymax = 0;
-    for (Series s : series) for (double y : s.y) if (Double.isFinite(y)) ymax = Math.max(ymax, y);
-    if (ceiling != null) for (double c : ceiling) if (Double.isFinite(c)) ymax = Math.max(ymax, c);
-    double whiskers = max(series, 0);
+    if (!ceilingOff) ymax = Math.max(ymax, ceilingPeak);
+    whiskers = Math.max(whiskers, ymax);
     double top = yAxis(sb, Math.min(whiskers, ymax * 1.4) * 1.05, unit, W);
     double[] px = xPositions(xs.size(), W);
     xLabels(sb, xs, px, "threads", W);
@@ -225,7 +258,7 @@ final class Charts {
       StringBuilder pts = new StringBuilder();
       for (int i = 0; i < xs.size(); i++) {
         if (Double.isFinite(ceiling[i]))
-          pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * ceiling[i] / top));
+          pts.append(f("%.1f,%.1f ", px[i], y0 - PLOT_H * Math.min(ceiling[i], top) / top));
       }
       sb.append(
           f(
@@ -234,7 +267,7 @@ final class Charts {
               pts.toString().trim()));
     }
     boolean whiskersShown = series.size() <= 4; // more would hide the lines
-    for (int si = 0; si < series.size(); si++) {
+    for (int si : drawn) {
       Series s = series.get(si);
       String c = s.colorOr(si);
       StringBuilder pts = new StringBuilder();
@@ -248,7 +281,7 @@ final class Charts {
           sb.append(
               f(
                   "<line class=\"whisker\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
-                  px[i] + dx, y0 - PLOT_H * s.lo[i] / top, px[i] + dx, yHi, c));
+                  px[i] + dx, y0 - PLOT_H * Math.min(s.lo[i], top) / top, px[i] + dx, yHi, c));
           if (s.hi[i] > top) { // cut: a small arrowhead says the interval goes on
             sb.append(
                 f(
@@ -256,10 +289,22 @@ final class Charts {
                     px[i] + dx - 3, yHi + 5, px[i] + dx, yHi, px[i] + dx + 3, yHi + 5, c));
           }
         }
+        if (s.y[i] > top) { // off scale: an arrowhead at the top instead of a point on the line
+          sb.append(
+              f(
+                  "<polygon class=\"offscale\" points=\"%.1f,%.1f %.1f,%.1f %.1f,%.1f\" fill=\"%s\"/>",
+                  px[i] + dx - 5, y + 7, px[i] + dx, y - 2, px[i] + dx + 5, y + 7, c));
+        }
         sb.append(
             f(
-                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d threads: %s</title></circle>",
-                px[i] + dx, y, c, esc(s.name), xs.get(i), esc(Ticks.format(s.y[i], unit))));
+                "<circle class=\"point\" cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" fill=\"%s\"><title>%s, %d %s: %s</title></circle>",
+                px[i] + dx,
+                y,
+                c,
+                esc(s.name),
+                xs.get(i),
+                xs.get(i) == 1 ? "thread" : "threads",
+                esc(Ticks.format(s.y[i], unit))));
       }
       sb.append(
           f(
@@ -294,7 +339,17 @@ final class Charts {
                 + groupLabels.size()
                     * Math.max(
                         40, 8 * groupLabels.stream().mapToInt(String::length).max().orElse(4)));
-    List<String> names = series.stream().map(Series::name).toList();
+    // a series with no bar to see says so in its legend entry
+    List<String> names =
+        series.stream()
+            .map(x ->
+                java.util.Arrays.stream(x.y).allMatch(v -> !(v > 0))
+                    ? x.name
+                        + (java.util.Arrays.stream(x.y).anyMatch(Double::isFinite)
+                            ? " (0 in every run)"
+                            : " (not measured)")
+                    : x.name)
+            .toList();
     List<String> colors = new java.util.ArrayList<>();
     for (int i = 0; i < series.size(); i++) colors.add(series.get(i).colorOr(i));
     int height = T + PLOT_H + B + legendRows(names, W) * LEGEND_ROW;

@@ -189,7 +189,11 @@ public final class Compare {
 
   public static void print(Result res, String baseName, double minChange, PrintStream out) {
     out.printf(
-        Locale.ROOT, "comparison with %s: %d cell(s) in both runs", baseName, res.rows().size());
+        Locale.ROOT,
+        "comparison with %s: %d %s in both runs",
+        baseName,
+        res.rows().size(),
+        res.rows().size() == 1 ? "cell" : "cells");
     if (res.onlyInBase() + res.onlyNow() > 0) {
       out.printf(
           Locale.ROOT,

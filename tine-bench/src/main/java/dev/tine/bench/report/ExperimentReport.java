@@ -16,7 +16,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Report sections for the seed 002 §4.2/§4.3 experiments, chosen by the records' "experiment"
+ * Report sections for the Lea's paper §4.2/§4.3 experiments, chosen by the records' "experiment"
  * field.
  */
 public final class ExperimentReport {
@@ -71,12 +71,22 @@ public final class ExperimentReport {
   }
 
   /** One colour per collector; the young size by the line's dashes. */
+  /**
+   * A colour per (collector, young size): a hue per collector and, within it, dark to light for 4
+   * MB, 64 MB and (2+2p) MB, so that ten lines are told apart by colour, the dash repeating the
+   * young size.
+   */
   static String collectorColor(String setting) {
-    return setting.startsWith("Serial")
-        ? "#1f77b4"
-        : setting.startsWith("Parallel")
-            ? "#ff7f0e"
-            : setting.startsWith("G1") ? "#2ca02c" : "#9467bd";
+    int young = setting.endsWith(" 64M") ? 1 : setting.endsWith(" 2+2p") ? 2 : 0;
+    String[] shades =
+        setting.startsWith("Serial")
+            ? new String[] {"#08519c", "#3182bd", "#6baed6"}
+            : setting.startsWith("Parallel")
+                ? new String[] {"#a63603", "#e6550d", "#fd8d3c"}
+                : setting.startsWith("G1")
+                    ? new String[] {"#006d2c", "#31a354", "#74c476"}
+                    : new String[] {"#54278f", "#756bb1", "#9e9ac8"};
+    return shades[young];
   }
 
   static String youngDash(String setting) {
@@ -94,7 +104,7 @@ public final class ExperimentReport {
     List<Integer> ts = new ArrayList<>(threads);
     StringBuilder sb =
         new StringBuilder(
-            "<h2 id=\"experiment-gc\">Garbage collection and speedup (seed 002 §4.2, Lea fig. 4-4)</h2>"
+            "<h2 id=\"experiment-gc\">Garbage collection and speedup (Lea's paper §4.2, Lea fig. 4-4)</h2>"
                 + "<p class=\"sub\">Each collector with the young generation fixed at 4 MB, 64 MB and (2+2p) MB (-Xmn; ZGC sizes its"
                 + " own), each setting and thread count in a fresh JVM. Lea, 1999: Fib at 4 threads took 5.1 s with generational"
                 + " copying and 9.1 s with mark-sweep; 4 MB semi-spaces cut the speedup as threads grew.</p>");
@@ -194,7 +204,7 @@ public final class ExperimentReport {
     StringBuilder sb =
         new StringBuilder(
             f(
-                "<h2 id=\"experiment-data-width\">Data width (seed 002 §4.3, Lea fig. 4-5)</h2>"
+                "<h2 id=\"experiment-data-width\">Data width (Lea's paper §4.3, Lea fig. 4-5)</h2>"
                     + "<p class=\"sub\">cilksort of %s in byte, short, int and long arrays. Lea, 1999 (100M values, one thread): bytes"
                     + " 122.5 s, longs 242.5 s; wider data also scaled worse.</p><div class=\"row\">",
                 esc(params)));

@@ -8,6 +8,7 @@ import dev.tine.bench.report.Charts.ForestRow;
 import dev.tine.bench.report.Charts.Series;
 import dev.tine.bench.report.Ticks.Unit;
 import dev.tine.bench.run.Machine;
+import dev.tine.bench.run.RunConditions;
 import dev.tine.bench.stats.Bootstrap;
 import dev.tine.bench.stats.Ratio;
 import java.util.ArrayList;
@@ -38,7 +39,11 @@ public final class HtmlReport {
           + "text-align:right}th{background:#f4f4f4}td.l,th.l{text-align:left}.title{font-size:13px;font-weight:bold}"
           + ".axis{font-size:10.5px;fill:#333}.faint{fill:#777}.panel{font-size:13px;font-weight:bold}.name{font-size:12.5px}"
           + ".value{font-size:11.5px}.strong{font-weight:bold}.faster{color:#1a7f37}.slower{color:#cf222e}.unclear{color:#666}"
-          + "ul{margin:2px 0 6px 18px;padding:0}li{margin:1px 0}td.nw{white-space:nowrap}";
+          + "ul{margin:2px 0 6px 18px;padding:0}li{margin:1px 0}td.nw{white-space:nowrap}"
+          + "svg.chart{max-width:100%;height:auto}.scroll{max-width:100%;min-width:0;overflow-x:auto}"
+          + ".scroll svg.verdict{max-width:none}"
+          + ".busy{border:2px solid #bf8700;background:#fff8c5;padding:8px 12px;margin:8px 0 14px;font-size:14px;"
+          + "max-width:1100px}";
 
   /** The page from the bench's JSON records alone (no machine details). */
   public static String html(List<Map<String, Object>> records, String title) {
@@ -60,7 +65,8 @@ public final class HtmlReport {
     for (Map<String, Object> m : records)
       byProgram.computeIfAbsent((String) m.get("program"), k -> new ArrayList<>()).add(m);
     StringBuilder sb = new StringBuilder();
-    sb.append("<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><title>")
+    sb.append(
+            "<!DOCTYPE html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"><title>")
         .append(esc(title))
         .append("</title><style>")
         .append(STYLE)
@@ -68,6 +74,7 @@ public final class HtmlReport {
         .append(esc(title))
         .append("</h1>");
     sb.append("<p class=\"sub\">").append(esc(subtitle(records, machine))).append("</p>");
+    sb.append(busyWarning(Steadiness.of(records)));
     if (!records.isEmpty()) sb.append(verdict(records, byProgram, machine));
     int id = 0;
     for (Map.Entry<String, List<Map<String, Object>>> e : byProgram.entrySet()) {
@@ -75,6 +82,17 @@ public final class HtmlReport {
     }
     for (String s : extraSections) sb.append(s);
     return sb.append("</body></html>").toString();
+  }
+
+  /** The busy-machine box at the top of the page, or "". */
+  static String busyWarning(Steadiness s) {
+    if (!s.busy()) return "";
+    StringBuilder b =
+        new StringBuilder(
+            "<div class=\"busy\" id=\"busy\"><b>Busy machine: these figures were measured on a disturbed"
+                + " machine.</b><ul>");
+    for (String r : s.reasons()) b.append("<li>").append(esc(r)).append("</li>");
+    return b.append("</ul>").append(esc(s.holds())).append("</div>").toString();
   }
 
   /** The machine and the ceiling, on the line under the title. */
@@ -86,7 +104,10 @@ public final class HtmlReport {
           "The box's ceiling, measured in this run (the same sequential work on n threads at once vs one): ");
       List<String> parts = new ArrayList<>();
       cs.forEach((t, c) -> parts.add(f("%.2f× at %d threads", c, t)));
-      s.append(String.join(", ", parts)).append(" — no speedup can exceed it here.");
+      s.append(String.join(", ", parts))
+          .append(
+              " — a guide, not a cap: it is measured between rounds, so a program can exceed it when the"
+                  + " load changed.");
     }
     return s.toString();
   }
@@ -151,6 +172,8 @@ public final class HtmlReport {
       rows.add(new ForestRow("geometric mean", geo, true));
       List<String> panels = ts.stream().map(t -> t + (t == 1 ? " thread" : " threads")).toList();
       out.append(
+          "<div class=\"scroll\">"); // wide: scrolls on a phone rather than shrink to unreadable
+      out.append(
           Charts.forest(
               "verdict-chart",
               "Verdict: Tine's time / the JDK ForkJoinPool's time, same program and threads",
@@ -158,6 +181,7 @@ public final class HtmlReport {
               rows,
               "Tine faster",
               "Tine slower"));
+      out.append("</div>");
       side.append("<h3>In words (95% intervals)</h3>");
       for (int i = 0; i < ts.size(); i++) {
         List<String> faster = new ArrayList<>(),
@@ -172,8 +196,15 @@ public final class HtmlReport {
           else slower.add(r.label() + f(" %.2f×", x.value()));
         }
         side.append(f("<b>%s</b>: geometric mean %s<ul>", esc(panels.get(i)), esc(words(geo[i]))));
-        side.append(f("<li class=\"faster\">Tine faster on %s</li>", esc(list(faster))));
-        side.append(f("<li class=\"slower\">Tine slower on %s</li>", esc(list(slower))));
+        // an empty list is not news: grey, not the colour of a verdict
+        side.append(
+            f(
+                "<li class=\"%s\">Tine faster on %s</li>",
+                faster.isEmpty() ? "unclear" : "faster", esc(list(faster))));
+        side.append(
+            f(
+                "<li class=\"%s\">Tine slower on %s</li>",
+                slower.isEmpty() ? "unclear" : "slower", esc(list(slower))));
         side.append(
             f("<li class=\"unclear\">no clear difference on %s</li></ul>", esc(list(unclear))));
       }
@@ -187,12 +218,31 @@ public final class HtmlReport {
                 "<tr><th class=\"l\">%s</th><td class=\"l\">%s</td></tr>",
                 esc(e.getKey().replace('_', ' ')), esc(String.valueOf(e.getValue()))));
       }
+      RunConditions run =
+          records.isEmpty() ? null : RunConditions.fromMap(records.get(0).get("run"));
+      if (run != null) {
+        for (String[] kv :
+            new String[][] {
+              {"started", run.started().toString().replace('T', ' ')},
+              {"command", run.commandLine()},
+              {"load average", load(run)}
+            }) {
+          side.append(
+              f("<tr><th class=\"l\">%s</th><td class=\"l\">%s</td></tr>", esc(kv[0]), esc(kv[1])));
+        }
+      }
       side.append("</table>");
     }
     side.append(
         "<p>Ratios are paired per round (each time over the other's in the same round), median over rounds;"
             + " intervals: bootstrap over the rounds.</p></div>");
     return out.append(side).append("</div>").toString();
+  }
+
+  /** "0.4 before, 2.1 after (1 minute)", or "not known". */
+  static String load(RunConditions run) {
+    if (run.loadBefore() < 0) return "not known";
+    return f("%.1f before, %.1f after the run (1-minute)", run.loadBefore(), run.loadAfter());
   }
 
   static String words(Ratio x) {

@@ -3,6 +3,7 @@ package dev.tine.bench.report;
 import dev.tine.bench.run.BenchResult;
 import dev.tine.bench.run.Cell;
 import dev.tine.bench.run.Engine;
+import dev.tine.bench.run.RunConditions;
 import dev.tine.bench.run.TineCounters;
 import dev.tine.bench.stats.Ratio;
 import java.util.ArrayList;
@@ -19,8 +20,18 @@ import java.util.Map;
 public final class Records {
   private Records() {}
 
+  /** The records of a run, without its conditions (experiments that reuse the bench's cells). */
   public static List<Map<String, Object>> of(BenchResult r) {
+    return of(r, null);
+  }
+
+  /**
+   * The records of a run; each carries {@code run} (date, command line, load) when {@code
+   * conditions} is given.
+   */
+  public static List<Map<String, Object>> of(BenchResult r, RunConditions conditions) {
     List<Map<String, Object>> out = new ArrayList<>();
+    Map<String, Object> run = conditions == null ? null : conditions.toMap();
     double ceil = r.ceilingMedian();
     Map<String, Object> machine = r.machine() == null ? null : r.machine().toMap();
     for (Cell c : r.cells()) {
@@ -69,6 +80,7 @@ public final class Records {
       m.put("full_gc_ms", (double) c.gc().fullMillis() / runs);
       if (!c.verified()) m.put("failure", c.failure());
       if (r.machine() != null) m.put("machine", machine);
+      if (run != null) m.put("run", run);
       out.add(m);
     }
     return out;

@@ -90,7 +90,12 @@ final class Ticks {
                 : a >= 1
                     ? String.format(Locale.ROOT, "%.2f", v)
                     : String.format(Locale.ROOT, "%.3f", v);
-    if (a < 0.001) s = String.format(Locale.ROOT, "%.1e", v);
+    if (a < 0.001) // plain digits, two significant ones: 0.00015, never 1.5e-04
+    s =
+          new java.math.BigDecimal(v)
+              .round(new java.math.MathContext(2))
+              .stripTrailingZeros()
+              .toPlainString();
     else if (s.contains(".")) s = s.replaceAll("0+$", "").replaceAll("\\.$", "");
     return s;
   }

@@ -77,6 +77,7 @@ public final class BenchRunner {
             ceilings.computeIfAbsent(t, k -> new ArrayList<>()).add(ceiling.measureOnce(t));
           }
         }
+        progress.roundDone(round, o.warmup, o.repeat, o.programs.size());
       }
     } finally {
       progress.done();

@@ -84,9 +84,10 @@ public record Machine(
   public String toString() {
     return String.format(
         java.util.Locale.ROOT,
-        "%s, %d cores, JDK %s, %s GC, heap up to %.1f GB",
+        "%s, %d %s, JDK %s, %s GC, heap up to %.1f GB",
         cpu,
         cores,
+        cores == 1 ? "core" : "cores",
         jdk,
         gc,
         maxHeapBytes / (1024.0 * 1024 * 1024));

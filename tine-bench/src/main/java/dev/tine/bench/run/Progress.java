@@ -3,16 +3,24 @@ package dev.tine.bench.run;
 import java.io.PrintStream;
 import java.util.Locale;
 
-/** A one-line progress display on stderr; only when it is a terminal and a run is long. */
+/**
+ * Progress on stderr: on a terminal, one line redrawn in place (only once a run is long); elsewhere
+ * (CI, a pipe to tee) one plain line per round, so a log never sits silent for minutes. Rounds
+ * interleave every program's cells, so no program is finished before the last round: a round is the
+ * unit of progress.
+ */
 final class Progress {
   private final PrintStream ps;
+  private final PrintStream lines;
   private final int total;
   private final long start = System.nanoTime();
   private int done;
   private boolean shown;
 
   Progress(PrintStream ps, int total) {
-    this.ps = isTerminal() ? ps : null; // a redirected stderr gets no carriage-return noise
+    boolean terminal = isTerminal();
+    this.ps = terminal ? ps : null; // a redirected stderr gets no carriage-return noise
+    this.lines = terminal ? null : ps;
     this.total = total;
   }
 
@@ -44,6 +52,25 @@ final class Progress {
         phase,
         elapsedMs / 1000);
     ps.flush();
+  }
+
+  /** The end of a round: one line when not on a terminal. */
+  void roundDone(int round, int warmup, int repeat, int programs) {
+    if (lines == null) return;
+    long s = (System.nanoTime() - start) / 1_000_000_000;
+    boolean timed = round >= warmup;
+    int left = warmup + repeat - round - 1;
+    lines.printf(
+        Locale.ROOT,
+        "tine bench: %s round %d/%d done (%d %s), %d s elapsed, about %d s left%n",
+        timed ? "timed" : "warm-up",
+        timed ? round - warmup + 1 : round + 1,
+        timed ? repeat : warmup,
+        programs,
+        programs == 1 ? "program" : "programs",
+        s,
+        left * s / (round + 1));
+    lines.flush();
   }
 
   void done() {

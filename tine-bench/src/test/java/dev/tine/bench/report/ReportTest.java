@@ -120,6 +120,14 @@ class ReportTest {
     assertTrue(head.contains("at 2 threads"), "the ceiling under the title");
   }
 
+  /** An empty verdict list is grey: "Tine slower on none" is not news, so not red. */
+  @Test
+  void emptyVerdictListsAreNotColoured() {
+    assertFalse(html.contains("class=\"slower\">Tine slower on none"), "none in red");
+    assertFalse(html.contains("class=\"faster\">Tine faster on none"), "none in green");
+    assertTrue(html.contains("Tine slower on") && html.contains("Tine faster on"));
+  }
+
   @Test
   void axesCarryHumanNumbers() {
     // Which ticks appear depends on the measured ratios; every one must be a plain number with ×.
