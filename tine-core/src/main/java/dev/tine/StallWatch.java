@@ -20,10 +20,12 @@ import java.util.concurrent.locks.LockSupport;
  * <p><b>Guarantee.</b> If every live worker of a pool is parked (in a wait outside Tine, in
  * managedBlock, or in a join that found nothing to help with) while unstarted work exists (tasks in
  * the external queue or a deque, or latent forks a spare could claim), and no queue moves for a
- * whole tick, a spare worker starts within about two ticks; one more per tick while the stall
- * lasts, up to {@link WorkStealingPool.Builder#maxSpares}, and at the bound the pool reports a
- * {@link java.util.concurrent.RejectedExecutionException} to its uncaught-exception handler instead
- * of wedging silently ({@link WorkStealingPool#checkStall}).
+ * whole tick, a spare worker starts within two ticks of the watch's first look at the stall (a look
+ * comes every {@link #TICK_NANOS} while some worker is parked, at most {@link #BUSY_TICK_NANOS}
+ * after the first one parks, {@link #IDLE_TICK_NANOS} after a fully idle spell); one more per tick
+ * while the stall lasts, up to {@link WorkStealingPool.Builder#maxSpares}, and at the bound the
+ * pool reports a {@link java.util.concurrent.RejectedExecutionException} to its uncaught-exception
+ * handler instead of wedging silently ({@link WorkStealingPool#checkStall}).
  *
  * <p><b>Cost when nothing blocks.</b> Nothing on the task path: no task, fork or join writes
  * anything for the watch. The watch itself wakes once per tick while some pool has live workers and
@@ -32,11 +34,20 @@ import java.util.concurrent.locks.LockSupport;
  * again.
  */
 final class StallWatch implements Runnable {
-  /** How often the watch looks. A stall is acted on at its second sighting. */
+  /**
+   * The pause after a look that found every awake worker of a pool parked: a stall is acted on at
+   * its second sighting.
+   */
   static final long TICK_NANOS = 10_000_000L;
+
+  /** The longest pause while some worker of every pool is running (or the pool is idle). */
+  static final long BUSY_TICK_NANOS = 80_000_000L;
 
   /** The longest pause while every watched pool's workers are all asleep. */
   static final long IDLE_TICK_NANOS = 160_000_000L;
+
+  /** What a pool's check saw, in increasing need of attention. */
+  static final int IDLE = 0, NONE_PARKED = 1, SOME_PARKED = 2, ALL_PARKED = 3;
 
   private static final Set<WorkStealingPool> POOLS = ConcurrentHashMap.newKeySet();
 
@@ -82,25 +93,30 @@ final class StallWatch implements Runnable {
     long tick = TICK_NANOS;
     for (; ; ) {
       LockSupport.parkNanos(this, tick);
-      synchronized (LOCK) {
-        if (POOLS.isEmpty()) {
-          thread = null; // a later watch() starts a new one
-          return;
+      if (POOLS.isEmpty()) {
+        synchronized (LOCK) {
+          if (POOLS.isEmpty()) {
+            thread = null; // a later watch() starts a new one
+            return;
+          }
         }
       }
-      boolean busy = false;
+      int seen = IDLE;
       for (WorkStealingPool p : POOLS) {
         try {
-          busy |= p.checkStall();
+          seen = Math.max(seen, p.checkStall());
         } catch (Throwable e) { // OutOfMemoryError starting a spare, say: try again next tick
-          busy = true;
+          seen = ALL_PARKED;
           if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
             throw e;
           }
         }
       }
-      // Pools whose workers all sleep cannot stall until one wakes: look less often meanwhile.
-      tick = busy ? TICK_NANOS : Math.min(tick * 2, IDLE_TICK_NANOS);
+      // Look again soon only to confirm a possible stall (every awake worker of a pool parked).
+      tick =
+          seen == ALL_PARKED
+              ? TICK_NANOS
+              : Math.min(tick * 2, seen == IDLE ? IDLE_TICK_NANOS : BUSY_TICK_NANOS);
     }
   }
 }

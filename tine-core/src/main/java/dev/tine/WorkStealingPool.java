@@ -518,29 +518,31 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
    * parked owner), and if it parks too, the next ticks add another.
    *
-   * @return false if every live worker sleeps (nothing can stall until one wakes)
+   * @return what the watch saw ({@link StallWatch#IDLE}, {@code NONE_PARKED}, {@code SOME_PARKED}
+   *     or {@code ALL_PARKED}), for its next pause
    */
-  boolean checkStall() {
+  int checkStall() {
     if (runState >= STOP) {
-      return false;
+      return StallWatch.IDLE;
     }
     long c = sleep.ctl();
-    if (Sleep.live(c) == 0 || Sleep.sleepers(c) != 0 || !allParked() || !hasUnstartedWork()) {
+    int live = Sleep.live(c);
+    int parked = live == 0 || Sleep.sleepers(c) == live ? StallWatch.IDLE : parkedWorkers();
+    if (parked != StallWatch.ALL_PARKED || Sleep.sleepers(c) != 0 || !hasUnstartedWork()) {
       stallSeen = false;
       stallBoundReported = false;
       if (stallSpares != 0) {
         stallSpares = 0; // the spares already started stay until they retire
       }
-      return Sleep.sleepers(c) != Sleep.live(c);
+      return parked;
     }
     long stamp = workStamp();
     if (!stallSeen || stamp != stallStamp) {
       stallSeen = true; // confirm at the next tick: a stall freezes every queue
       stallStamp = stamp;
-      return true;
+      return parked;
     }
     stallSeen = false;
-    int live = Sleep.live(c);
     synchronized (lock) {
       int want = live + 1 - parallelism - blockedWorkers; // spares for a target of live + 1
       if (want > maxSpares - Math.min(blockedWorkers, maxSpares) || live >= MAX_WORKERS) {
@@ -557,27 +559,42 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
                       + maxSpares
                       + ")"));
         }
-        return true;
+        return parked;
       }
       if (want > stallSpares) {
         stallSpares = want;
       }
     }
     sleep.signalWork(); // no sleeper: starts a worker
-    return true;
+    return parked;
   }
 
-  /** True if no live worker is idle or running: each is parked or blocked (a racy snapshot). */
-  private boolean allParked() {
+  /**
+   * Whether the awake workers are parked (a racy snapshot): in a wait outside Tine, in
+   * managedBlock, or in a join that cannot help ({@link StallWatch#ALL_PARKED}), some of them
+   * ({@link StallWatch#SOME_PARKED}), or none ({@link StallWatch#NONE_PARKED}). Sleepers are idle,
+   * not parked.
+   */
+  private int parkedWorkers() {
+    boolean parked = false, running = false;
     for (Worker v : workers) {
-      if (v != null && v.sleepState != Sleep.RETIRED && !v.joinParked) {
-        Thread.State s = v.getState();
-        if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
-          return false;
-        }
+      if (v == null || v.sleepState != Sleep.AWAKE) {
+        continue;
+      }
+      if (v.joinParked) {
+        parked = true;
+        continue;
+      }
+      Thread.State s = v.getState();
+      if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
+        running = true;
+      } else {
+        parked = true;
       }
     }
-    return true;
+    return !parked
+        ? StallWatch.NONE_PARKED
+        : running ? StallWatch.SOME_PARKED : StallWatch.ALL_PARKED;
   }
 
   /** Work nobody has started that a new worker could take (steal, poll or claim). */
