@@ -516,7 +516,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * cannot help), and unstarted work that nobody can take: tasks in the external queue or a deque,
    * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
    * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
-   * parked owner), and if it parks too, the next ticks add another.
+   * parked owner), and if it parks too, the next ticks add another. If the pool has a sleeper, the
+   * sleeper is woken instead: it may have gone to sleep before the parked owners forked, and then
+   * it parks with no deadline, since latent forks never signal.
    *
    * @return what the watch saw ({@link StallWatch#IDLE}, {@code NONE_PARKED}, {@code SOME_PARKED}
    *     or {@code ALL_PARKED}), for its next pause
@@ -528,7 +530,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     long c = sleep.ctl();
     int live = Sleep.live(c);
     int parked = live == 0 || Sleep.sleepers(c) == live ? StallWatch.IDLE : parkedWorkers();
-    if (parked != StallWatch.ALL_PARKED || Sleep.sleepers(c) != 0 || !hasUnstartedWork()) {
+    if (parked != StallWatch.ALL_PARKED || !hasUnstartedWork()) {
       stallSeen = false;
       stallBoundReported = false;
       if (stallSpares != 0) {
@@ -543,6 +545,13 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       return parked;
     }
     stallSeen = false;
+    if (Sleep.sleepers(c) != 0) {
+      // A sleeper that went to sleep before the parked owners forked parks without a deadline:
+      // latent forks never signal. Wake it; it claims them (found by the differential fuzzer:
+      // fork, wait in cf.join so a spare starts, then fork and wait in a queue at p=1).
+      sleep.signalWork();
+      return parked;
+    }
     synchronized (lock) {
       int want = live + 1 - parallelism - blockedWorkers; // spares for a target of live + 1
       if (want > maxSpares - Math.min(blockedWorkers, maxSpares) || live >= MAX_WORKERS) {

@@ -161,6 +161,85 @@ class StallProgressTest {
     }
   }
 
+  /**
+   * Fork and wait unseen, twice in one task at p=1, with the spare of the first stall asleep before
+   * the second fork. That sleeper parked while no worker held latent forks, so it parks without a
+   * deadline and nothing signals it (latent forks never do); the stall watch must wake it rather
+   * than take a sleeper as proof that the pool can move. Found by the differential fuzzer (about 1
+   * run in 10 by timing); here the sleep is awaited, so the old watch wedges every time.
+   */
+  @ParameterizedTest(name = "second wait {0}")
+  @CsvSource({"QUEUE_TAKE", "CF_JOIN"})
+  void aSpareAsleepBeforeTheSecondStallIsWoken(Wait second) throws Exception {
+    // The JDK's pool, the same program (a short pause stands in for "the spare is asleep").
+    ForkJoinPool jdk = new ForkJoinPool(1);
+    try {
+      Future<Integer> root =
+          jdk.submit(
+              ForkJoinTask.adapt(() ->
+                  twoStalls(
+                      second,
+                      c -> ForkJoinTask.adapt(c).fork(),
+                      () -> Thread.sleep(50),
+                      new CompletableFuture<>(),
+                      new LinkedBlockingQueue<>())));
+      assertEquals(2003, root.get(DEADLINE_S, TimeUnit.SECONDS), "JDK control");
+    } finally {
+      jdk.shutdownNow();
+    }
+
+    CompletableFuture<Integer> cf = new CompletableFuture<>();
+    LinkedBlockingQueue<Integer> q = new LinkedBlockingQueue<>();
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
+      Future<Integer> root =
+          pool.submit(() ->
+              twoStalls(
+                  second,
+                  c -> Task.of(asSupplier(c)).fork(),
+                  () -> {
+                    // until the first stall's spare sleeps (bounded: go on regardless)
+                    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+                    while (pool.sleepingWorkers() == 0 && System.nanoTime() - end < 0) {
+                      Thread.sleep(1);
+                    }
+                  },
+                  cf,
+                  q));
+      try {
+        assertEquals(2003, root.get(DEADLINE_S, TimeUnit.SECONDS));
+      } catch (TimeoutException e) {
+        fail("Tine wedged: the second fork waits behind a sleeping spare: " + pool);
+      } finally {
+        release(List.of(cf), List.of(q));
+      }
+    }
+  }
+
+  interface Pause {
+    void pause() throws InterruptedException;
+  }
+
+  /** First fork-then-wait in cf.join; then, after {@code settle}, a second in {@code second}. */
+  static int twoStalls(
+      Wait second,
+      Fork fork,
+      Pause settle,
+      CompletableFuture<Integer> cf2,
+      LinkedBlockingQueue<Integer> q2)
+      throws Exception {
+    CompletableFuture<Integer> cf1 = new CompletableFuture<>();
+    fork.fork(() -> cf1.complete(1000));
+    int a = cf1.join();
+    settle.pause();
+    fork.fork(() -> {
+      cf2.complete(1003);
+      q2.offer(1003);
+    });
+    int b = second == Wait.CF_JOIN ? cf2.join() : q2.take();
+    return a + b;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // managedBlock: many blocked at once, and the bound
 
