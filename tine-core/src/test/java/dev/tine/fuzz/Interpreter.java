@@ -627,11 +627,14 @@ abstract class Interpreter {
       started.await();
       Thread me = Thread.currentThread();
       AtomicBoolean inGet = new AtomicBoolean();
+      int getFrame = me.getStackTrace().length - 1; // this frame, counted from the bottom
       interrupter =
           new Thread(
               () -> {
                 long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                while (!killed && System.nanoTime() < end && !(inGet.get() && waitingInGet(me))) {
+                while (!killed
+                    && System.nanoTime() < end
+                    && !(inGet.get() && waitingInGet(me, getFrame))) {
                   sleep(1);
                 }
                 me.interrupt();
@@ -672,16 +675,18 @@ abstract class Interpreter {
 
   /**
    * Whether {@code t} blocks in the get itself, not in a task the runtime runs inside the get (the
-   * JDK's helpJoin may): the innermost interpreter frame on its stack is interruptedGet.
+   * JDK's helpJoin may, and that task may block too): the innermost interpreter frame on its stack
+   * is the interruptedGet frame at {@code getFrame} (counted from the bottom).
    */
-  private static boolean waitingInGet(Thread t) {
+  private static boolean waitingInGet(Thread t, int getFrame) {
     Thread.State s = t.getState();
     if (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING) {
       return false;
     }
-    for (StackTraceElement e : t.getStackTrace()) {
-      if (e.getClassName().equals(Interpreter.class.getName())) {
-        return e.getMethodName().equals("interruptedGet");
+    StackTraceElement[] stack = t.getStackTrace();
+    for (int i = 0; i < stack.length; i++) {
+      if (stack[i].getClassName().startsWith(Interpreter.class.getName())) {
+        return stack[i].getMethodName().equals("interruptedGet") && stack.length - i == getFrame;
       }
     }
     return false;
