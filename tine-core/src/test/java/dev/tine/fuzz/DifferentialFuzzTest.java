@@ -54,7 +54,7 @@ class DifferentialFuzzTest {
   /** Far above any good run (milliseconds); a run past it is wedged. */
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 150);
+  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 250);
   private static final long QUICK_SEED = Long.getLong("tine.fuzz.seed", 20261126L);
 
   private static Fuzzer fuzzer() {
@@ -233,7 +233,7 @@ class DifferentialFuzzTest {
   void theJdkAgainstItselfShowsNoDifference() {
     Fuzzer self = new Fuzzer(DocumentedDifferences.fromReadme(), DEADLINE, JdkInterpreter::new);
     List<String> noise = new ArrayList<>();
-    int programs = Integer.getInteger("tine.fuzz.selfPrograms", 40);
+    int programs = Integer.getInteger("tine.fuzz.selfPrograms", 100);
     for (int i = 0; i < programs; i++) {
       Verdict v = self.check(Generator.generate(QUICK_SEED + 1_000_000 + i));
       for (Difference d : v.result().differences()) {

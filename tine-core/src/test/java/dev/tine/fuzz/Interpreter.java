@@ -65,8 +65,8 @@ abstract class Interpreter {
   final String prefix;
   private final Reachability reach;
 
-  /** The task whose frame is running on this thread; each task restores it when it returns. */
-  private final ThreadLocal<Integer> context = new ThreadLocal<>();
+  /** The frames of tasks running on this thread; each task restores it when it returns. */
+  private final ThreadLocal<Frame> context = new ThreadLocal<>();
 
   /** Set by every task at entry and never restored, as careless user code does. */
   private final ThreadLocal<Integer> careless = new ThreadLocal<>();
@@ -272,14 +272,17 @@ abstract class Interpreter {
     return h;
   }
 
+  /** The tasks whose frames are on this thread's stack, innermost first. */
+  private record Frame(int task, Frame below) {}
+
   /** Runs a spawn's body as a task's frame: observes what the task sees at entry. */
   long runSpawn(Spawn s) throws Exception {
-    Integer below = context.get();
-    if (below != null && !reach.reaches(below, s.id())) {
+    Frame below = context.get();
+    if (below != null && !reachableFromStack(below, s.id())) {
       // Not compared, counted: the JDK does this too (its helpJoin runs the oldest task of any
       // queue on the joiner's steal chain, which may belong to an unrelated frame of the thief).
       out.unrelatedFrames.incrementAndGet();
-      out.notes.add("task " + s.id() + " ran inside the frame of unrelated task " + below);
+      out.notes.add("task " + s.id() + " ran inside the frame of unrelated task " + below.task());
     }
     String entry = "entry";
     if (Thread.currentThread().isInterrupted()) {
@@ -287,12 +290,25 @@ abstract class Interpreter {
     }
     out.observe(s.id(), entry);
     careless.set(s.id());
-    context.set(s.id());
+    context.set(new Frame(s.id(), below));
     try {
       return eval(s.body(), s.id());
     } finally {
       context.set(below);
     }
+  }
+
+  /**
+   * Whether some task on the stack reaches {@code task}: a worker waiting in a join may run the
+   * pending forks of any frame below it (they share the thread's computation), not only its own.
+   */
+  private boolean reachableFromStack(Frame stack, int task) {
+    for (Frame f = stack; f != null; f = f.below()) {
+      if (reach.reaches(f.task(), task)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private long eval(Node n, int task) throws Exception {
@@ -348,7 +364,8 @@ abstract class Interpreter {
       case InterruptedGet g -> interruptedGet(g);
       case ObserveLocal o -> {
         Integer v = careless.get();
-        if (v != null && !reach.reaches(task, v)) {
+        Frame stack = context.get();
+        if (v != null && !reachableFromStack(stack, v)) {
           out.unrelatedLocals.incrementAndGet(); // counted, as unrelated frames are
           out.notes.add("task " + task + " sees the thread-local of unrelated task " + v);
         }
