@@ -215,7 +215,7 @@ class DifferentialFuzzTest {
   void longMode() {
     long seed = Long.getLong("tine.fuzz.seed", System.nanoTime());
     int programs = Integer.getInteger("tine.fuzz.programs", 3000);
-    Summary s = fuzz(seed, programs, 50, 8, 150);
+    Summary s = fuzz(seed, programs, 50, 3, 60);
     System.out.println(s);
     if (!s.failures.isEmpty()) {
       fail(s.failureReport());
