@@ -144,7 +144,12 @@ class DifferentialFuzzTest {
   }
 
   private static Arguments named(String name, Program p) {
-    return Arguments.of(name, p);
+    return named(name, p, 10);
+  }
+
+  /** A regression program, run up to {@code repeats} times: some failures need the right timing. */
+  private static Arguments named(String name, Program p, int repeats) {
+    return Arguments.of(name, p, repeats);
   }
 
   private static Range range(int id, RangeForm form, int from) {
@@ -161,11 +166,14 @@ class DifferentialFuzzTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("regressions")
-  void regressionRunsAsOnTheJdk(String name, Program program) {
-    Verdict v = fuzzer().check(program);
-    assertTrue(!v.invalid(), () -> name + ": the JDK must complete it: " + v.jdk());
-    if (v.fails()) {
-      fail(name + "\n" + Fuzzer.report(v));
+  void regressionRunsAsOnTheJdk(String name, Program program, int repeats) {
+    Fuzzer fuzzer = fuzzer();
+    for (int i = 0; i < repeats; i++) {
+      Verdict v = fuzzer.check(program);
+      assertTrue(!v.invalid(), () -> name + ": the JDK must complete it: " + v.jdk());
+      if (v.fails()) {
+        fail(name + " (run " + (i + 1) + " of " + repeats + ")\n" + Fuzzer.report(v));
+      }
     }
   }
 
