@@ -16,6 +16,7 @@ import dev.tine.fuzz.Program.ForkThenWait;
 import dev.tine.fuzz.Program.InterruptedGet;
 import dev.tine.fuzz.Program.JoinForm;
 import dev.tine.fuzz.Program.JoinTop;
+import dev.tine.fuzz.Program.Nested;
 import dev.tine.fuzz.Program.ObserveLocal;
 import dev.tine.fuzz.Program.Range;
 import dev.tine.fuzz.Program.RangeForm;
@@ -126,7 +127,33 @@ class DifferentialFuzzTest {
                                 new Catch(9, half(JoinForm.FORK_JOIN, 10)),
                                 new Catch(13, half(JoinForm.INVOKE_ALL, 14)))))))),
         // 300 tasks in managedBlock at once: the JDK adds a thread for each.
-        named("300 managed blockers", new Program(8L, List.of(new Spawn(0, new Rendezvous(300))))),
+        named(
+            "300 managed blockers", new Program(8L, List.of(new Spawn(0, new Rendezvous(300)))), 2),
+        // Found by the fuzzer (seed 20261179) once the stall watch existed: fork and wait in
+        // cf.join (a spare runs the child), then fork and wait in a queue: at p=1 the second child
+        // sometimes never ran.
+        named(
+            "fork-then-wait twice in a row",
+            new Program(
+                20261179L,
+                List.of(
+                    new Spawn(
+                        0,
+                        new Seq(
+                            List.of(
+                                new ForkThenWait(WaitForm.CF_JOIN, new Spawn(3, new Const(29))),
+                                new ForkThenWait(
+                                    WaitForm.QUEUE_TAKE, new Spawn(7, new Const(9)))))))),
+            30),
+        // Found by the fuzzer (seed 777113, shrunk): a checked exception thrown sneakily by a task
+        // given to pool.invoke. The JDK's ForkJoinPool.invoke wraps it in a RuntimeException.
+        named(
+            "sneaky checked exception through pool.invoke",
+            new Program(
+                777113L,
+                List.of(
+                    new Spawn(0, new Nested(1, new Spawn(1, new JoinTop(1, true)))),
+                    new Spawn(12, new Fail(26, FailKind.CHECKED))))),
         // Interrupt consumed by blocking calls of each kind, then the next call must not see it.
         named(
             "self-interrupt consumed",
