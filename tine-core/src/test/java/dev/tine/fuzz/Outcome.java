@@ -62,8 +62,9 @@ final class Outcome {
   }
 
   String describe(Throwable t) {
+    // Long chains are real: each cross-thread join on the JDK copies what it got, copy of a copy.
     List<Throwable> chain = new ArrayList<>();
-    for (Throwable c = t; c != null && chain.size() < 8 && !chain.contains(c); c = c.getCause()) {
+    for (Throwable c = t; c != null && chain.size() < 64 && !chain.contains(c); c = c.getCause()) {
       chain.add(c);
     }
     StringBuilder out = new StringBuilder();
