@@ -55,7 +55,7 @@ class DifferentialFuzzTest {
   /** Far above any good run (milliseconds); a run past it is wedged. */
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 250);
+  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 120);
   private static final long QUICK_SEED = Long.getLong("tine.fuzz.seed", 20261126L);
 
   private static Fuzzer fuzzer() {
@@ -144,7 +144,7 @@ class DifferentialFuzzTest {
                                 new ForkThenWait(WaitForm.CF_JOIN, new Spawn(3, new Const(29))),
                                 new ForkThenWait(
                                     WaitForm.QUEUE_TAKE, new Spawn(7, new Const(9)))))))),
-            30),
+            15),
         // Found by the fuzzer (seed 777113, shrunk): a checked exception thrown sneakily by a task
         // given to pool.invoke. The JDK's ForkJoinPool.invoke wraps it in a RuntimeException.
         named(
@@ -171,7 +171,7 @@ class DifferentialFuzzTest {
   }
 
   private static Arguments named(String name, Program p) {
-    return named(name, p, 10);
+    return named(name, p, 3);
   }
 
   /** A regression program, run up to {@code repeats} times: some failures need the right timing. */
@@ -187,7 +187,7 @@ class DifferentialFuzzTest {
   private static ForkJoin half(JoinForm form, int id) {
     return new ForkJoin(
         form,
-        new Spawn(id, new Range(id + 1, RangeForm.REDUCE_LONG, 0, 200_000, false, 0)),
+        new Spawn(id, new Range(id + 1, RangeForm.REDUCE_LONG, 0, 50_000, false, 0)),
         new Spawn(id + 2, new Fail(id + 3, FailKind.CHECKED)));
   }
 
@@ -238,7 +238,7 @@ class DifferentialFuzzTest {
   @Test
   @DisabledIfSystemProperty(named = "tine.fuzz.long", matches = "true")
   void quickModeFindsNoUnexplainedDifference() {
-    Summary s = fuzz(QUICK_SEED, QUICK_PROGRAMS, 5, 1, 60);
+    Summary s = fuzz(QUICK_SEED, QUICK_PROGRAMS, 5, 1, 40);
     System.out.println(s);
     if (!s.failures.isEmpty()) {
       fail(s.failureReport());
@@ -268,7 +268,7 @@ class DifferentialFuzzTest {
   void theJdkAgainstItselfShowsNoDifference() {
     Fuzzer self = new Fuzzer(DocumentedDifferences.fromReadme(), DEADLINE, JdkInterpreter::new);
     List<String> noise = new ArrayList<>();
-    int programs = Integer.getInteger("tine.fuzz.selfPrograms", 100);
+    int programs = Integer.getInteger("tine.fuzz.selfPrograms", 50);
     for (int i = 0; i < programs; i++) {
       Verdict v = self.check(Generator.generate(QUICK_SEED + 1_000_000 + i));
       for (Difference d : v.result().differences()) {
