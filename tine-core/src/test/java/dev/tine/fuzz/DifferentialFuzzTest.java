@@ -55,7 +55,7 @@ class DifferentialFuzzTest {
   /** Far above any good run (milliseconds); a run past it is wedged. */
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
-  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 120);
+  private static final int QUICK_PROGRAMS = Integer.getInteger("tine.fuzz.programs", 80);
   private static final long QUICK_SEED = Long.getLong("tine.fuzz.seed", 20261126L);
 
   private static Fuzzer fuzzer() {
@@ -128,7 +128,7 @@ class DifferentialFuzzTest {
                                 new Catch(13, half(JoinForm.INVOKE_ALL, 14)))))))),
         // 300 tasks in managedBlock at once: the JDK adds a thread for each.
         named(
-            "300 managed blockers", new Program(8L, List.of(new Spawn(0, new Rendezvous(300)))), 2),
+            "300 managed blockers", new Program(8L, List.of(new Spawn(0, new Rendezvous(300)))), 1),
         // Found by the fuzzer (seed 20261179) once the stall watch existed: fork and wait in
         // cf.join (a spare runs the child), then fork and wait in a queue: at p=1 the second child
         // sometimes never ran.
