@@ -1,6 +1,7 @@
 /** Tine: a work-stealing fork/join runtime. Only {@code dev.tine} is API. */
 module dev.tine {
   requires transitive java.management; // WorkStealingPool.mxBeanName() returns an ObjectName
+  requires jdk.management; // HotSpotDiagnosticMXBean: is -XX:+UseSystemMemoryBarrier on (claims)?
   requires static jdk.jfr; // Flight Recorder events: used when present, never loaded before JFR
 
   // starts

@@ -11,17 +11,30 @@ import dev.tine.deque.WorkDeque;
  *       Thieves take the oldest first, so once own work is exhausted the target was stolen or was
  *       never ours.
  *   <li>Help: steal from the target's thief, following the chain of thieves (the thief may itself
- *       be joining a task stolen by another), so that the work run is a descendant of the target.
- *       If the target was never stolen (forked elsewhere, or submitted from outside) there is no
- *       chain, so scan the whole pool instead. A blocked thief's latent forks are claimed.
+ *       be joining a task stolen by another), so that the work run is a descendant of the target; a
+ *       thief on the chain that is blocked outside Tine has its latent forks claimed. If the target
+ *       was never stolen, the only task the join may run is the target itself, taken from the
+ *       external queue or from the base of the deque it was forked to.
  *   <li>Spin, then yield, then block on the task with a short timed wait, and help again when it
  *       expires. A join that blocks is a JFR event ({@code dev.tine.JoinBlocked}, see {@link
- *       PoolEvents}) while a recording wants it.
+ *       PoolEvents}) while a recording wants it, and counts as parked for {@link StallWatch}.
  * </ol>
  *
- * At parallelism 1 step 1 or the scan in step 2 always finds the target, so nested joins cannot
- * deadlock. While a join finds nothing to help with it counts itself hungry, so that whoever holds
- * the target's pieces as latent forks promotes them; hunger an error kept from being taken back is
+ * <p><b>A join never runs unrelated work.</b> Everything it runs is the target, one of the joiner's
+ * own forks, or a descendant of the target (taken from the chain of thieves), so it shares the
+ * joiner's computation. Running any other task in the joiner's frame (the earlier scan of the whole
+ * pool) made that task's result wait for the joiner's target (a deadlock at parallelism 1 when the
+ * task itself waits for the joiner) and leaked its interrupt flag and thread-locals into the
+ * joiner. A join that cannot help blocks; if every worker is then parked while work waits, the
+ * {@link StallWatch} starts a spare worker (the JDK's pool compensates in its join the same way).
+ *
+ * <p><b>Interrupts.</b> {@code join} ignores them, as the JDK's does. {@code get} from a worker
+ * ({@link #awaitGet}) throws {@link InterruptedException} when the thread is interrupted while it
+ * waits; a flag that a task run inside the wait leaves behind is that task's and is cleared, so an
+ * interrupt that arrives while such a task runs goes to that task.
+ *
+ * <p>While a join finds nothing to help with it counts itself hungry, so that whoever holds the
+ * target's pieces as latent forks promotes them; hunger an error kept from being taken back is
  * repaid by the run loop ({@link #repayHunger}).
  */
 final class HelpingJoin {
@@ -30,6 +43,9 @@ final class HelpingJoin {
 
   /** How long a blocked joiner waits before trying to help again. */
   static final long JOIN_BLOCK_NANOS = 1_000_000L;
+
+  /** What the slow path returns when an interruptible wait was interrupted (never a status). */
+  static final int INTERRUPTED = Integer.MAX_VALUE; // incomplete statuses never carry ABNORMAL
 
   private HelpingJoin() {}
 
@@ -48,11 +64,29 @@ final class HelpingJoin {
       if (w.recordStats) w.counters.inlineJoins++;
       return task.execLatent(w);
     }
-    return awaitJoinSlow(w, task, deadline);
+    return awaitJoinSlow(w, task, deadline, false);
+  }
+
+  /**
+   * {@link java.util.concurrent.Future#get} on a worker: as {@link #awaitJoin}, but throws {@link
+   * InterruptedException} if the thread is interrupted while it waits (see the class comment).
+   */
+  static int awaitGet(Worker w, Task<?> task, long deadline) throws InterruptedException {
+    int s;
+    if (w.latent.isNewest(task)) {
+      if (w.recordStats) w.counters.inlineJoins++;
+      s = task.execLatent(w);
+    } else {
+      s = awaitJoinSlow(w, task, deadline, true);
+    }
+    if (s == INTERRUPTED) {
+      throw new InterruptedException();
+    }
+    return s;
   }
 
   /** Steps (1) to (3) of a join: kept apart so that the inline join above stays small. */
-  private static int awaitJoinSlow(Worker w, Task<?> task, long deadline) {
+  private static int awaitJoinSlow(Worker w, Task<?> task, long deadline, boolean interruptible) {
     if (w.recordStats) w.counters.joins++;
     int s;
     // (1) Run own pending forks, newest first. The target is among them unless it was stolen.
@@ -60,11 +94,17 @@ final class HelpingJoin {
       if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
         return s;
       }
+      if (interruptible && Thread.interrupted()) {
+        return INTERRUPTED;
+      }
       Task<?> t = popOwn(w, false);
       if (t == null) {
-        return helpJoin(w, task, deadline);
+        return helpJoin(w, task, deadline, interruptible);
       }
       w.runTask(t);
+      if (interruptible) {
+        Thread.interrupted(); // the flag a task run here leaves is that task's, not the waiter's
+      }
     }
     return s;
   }
@@ -112,7 +152,7 @@ final class HelpingJoin {
   }
 
   /** The target is not in our deque: help whoever has it, and block only as a last resort. */
-  private static int helpJoin(Worker w, Task<?> task, long deadline) {
+  private static int helpJoin(Worker w, Task<?> task, long deadline, boolean interruptible) {
     int s;
     // (2) Help whoever has the target; (3) spin, yield, block briefly; repeat.
     if (w.pendingCount != 0) {
@@ -133,6 +173,10 @@ final class HelpingJoin {
         if (deadline != 0L && (left = deadline - System.nanoTime()) <= 0L) {
           break;
         }
+        if (interruptible && Thread.interrupted()) {
+          s = INTERRUPTED;
+          break;
+        }
         Task<?> t = popOwn(w, false); // a helped task may have left forks behind
         if (t == null) {
           t = helpSource(w, task);
@@ -143,7 +187,13 @@ final class HelpingJoin {
             w.pool.addHungry(-1);
             w.hungerOwed--;
           }
+          if (w.joinParked) {
+            w.joinParked = false; // running again
+          }
           w.runTask(t);
+          if (interruptible) {
+            Thread.interrupted(); // that task's flag, not the waiter's
+          }
           misses = 0;
           continue;
         }
@@ -163,18 +213,25 @@ final class HelpingJoin {
             if (PoolEvents.ready) blockedEvent = PoolJfr.beginJoinBlocked();
           }
           blocked = true;
+          if (!w.joinParked) {
+            w.joinParked = true; // StallWatch: this worker waits and cannot help
+          }
           waits++;
           long wait = deadline == 0L ? JOIN_BLOCK_NANOS : Math.min(JOIN_BLOCK_NANOS, left);
           try {
-            task.awaitDone(false, wait);
+            task.awaitDone(interruptible, wait);
           } catch (InterruptedException e) {
-            throw new AssertionError(e); // not thrown when interruptible == false
+            s = INTERRUPTED; // only when interruptible
+            break;
           }
           misses = JOIN_SPINS; // after a timed block, help once more, then yield and block again
         }
       }
     } finally {
       w.joining = outer;
+      if (w.joinParked) {
+        w.joinParked = false;
+      }
       if (hungry) {
         w.pool.addHungry(-1);
         w.hungerOwed--;
@@ -193,15 +250,20 @@ final class HelpingJoin {
     w.hungerOwed -= owed;
   }
 
-  /** A task whose execution helps {@code target} complete, or null. */
+  /**
+   * A task whose execution helps {@code target} complete, or null: the target itself, or a
+   * descendant of it. Never an unrelated task (see the class comment).
+   */
   private static Task<?> helpSource(Worker w, Task<?> target) {
     Worker v = target.stealer();
     if (v == null || v.pool != w.pool) {
       // Never stolen, not in our deque: forked by another worker or submitted from outside. (A
-      // foreign pool's worker can only be a stale hint: a task's result that is a thread.)
-      return Stealing.scan(w);
+      // foreign pool's worker can only be a stale hint: a task's result that is a thread.) The
+      // target itself is the only task that may run here.
+      return takeTarget(w, target);
     }
     for (int hops = 0; v != null && v != w && v.pool == w.pool && hops < 8; hops++) {
+      // A thief's queues hold only descendants of what it runs: it steals only with empty queues.
       Object x = v.deque.trySteal();
       if (x == WorkDeque.LOST_RACE) {
         return null;
@@ -212,15 +274,36 @@ final class HelpingJoin {
         Stealing.onSteal(w, t, v);
         return t;
       }
+      // A thief blocked outside Tine may hold the target's pieces as latent forks: claim one.
+      Task<?> c;
+      if (w.claims && (c = Stealing.claimFrom(w, v)) != null) {
+        return c;
+      }
       Task<?> j = v.joining; // the thief is itself waiting: help whoever has what it waits for
       v = j == null ? null : j.stealer();
     }
-    // The chain has nothing public. A thief blocked outside Tine may hold the target's pieces as
-    // latent forks: claim one (from any blocked worker: the chain may pass through them).
-    if (w.claims) {
-      Worker[] ws = w.pool.workers;
-      return Stealing.claimFromBlocked(
-          w, ws, (Stealing.nextRandom(w) & Integer.MAX_VALUE) % ws.length);
+    return null;
+  }
+
+  /**
+   * The target, if it is still unstarted in the pool's external queue or at the base of a worker's
+   * deque (forked there and not yet taken): taken, held in hand, and returned; else null.
+   */
+  private static Task<?> takeTarget(Worker w, Task<?> target) {
+    if (target.isDone()) {
+      return null;
+    }
+    if (w.pool.removeExternal(target)) {
+      w.inHand = target;
+      target.setStealer(w);
+      return target;
+    }
+    for (Worker v : w.pool.workers) {
+      if (v != null && v != w && v.deque.trySteal(target)) {
+        w.inHand = target;
+        Stealing.onSteal(w, target, v);
+        return target;
+      }
     }
     return null;
   }

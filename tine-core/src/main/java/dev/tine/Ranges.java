@@ -96,8 +96,25 @@ final class Ranges {
     }
   }
 
+  /*
+   * Index arithmetic. A range may span up to 2^32 - 1 indices ([MIN_VALUE, MAX_VALUE)), so end - i
+   * (with i < end) is correct only as an unsigned int, and i + POLL_EVERY may overflow past
+   * MAX_VALUE. Hence: the chunk end is computed in long, the remaining length is compared unsigned,
+   * and the midpoint is i + ((end - i) >>> 1), which lies in [i, end) and never overflows.
+   */
+
+  /** The end of the next chunk: at most POLL_EVERY iterations from i, never past end. */
+  static int chunkEnd(int i, int end) {
+    return (int) Math.min(end, (long) i + POLL_EVERY);
+  }
+
+  /** Whether {@code [i, end)}, with {@code i <= end}, holds at least two indices. */
+  static boolean splittable(int i, int end) {
+    return Integer.compareUnsigned(end - i, 2) >= 0;
+  }
+
   private static boolean shouldSplit(Worker w, int i, int end) {
-    return end - i >= 2 && Promotion.shouldOffer(w);
+    return splittable(i, end) && Promotion.shouldOffer(w);
   }
 
   /**
@@ -148,7 +165,7 @@ final class Ranges {
     Throwable failure = null;
     try {
       while (i < end) {
-        int stop = Math.min(end, i + POLL_EVERY);
+        int stop = chunkEnd(i, end);
         for (; i < stop; i++) {
           body.accept(i);
         }
@@ -180,7 +197,7 @@ final class Ranges {
     Throwable failure = null;
     try {
       while (i < end) {
-        int stop = Math.min(end, i + POLL_EVERY);
+        int stop = chunkEnd(i, end);
         for (; i < stop; i++) {
           acc = combine.applyAsLong(acc, map.applyAsLong(i));
         }
@@ -216,7 +233,7 @@ final class Ranges {
     Throwable failure = null;
     try {
       while (i < end) {
-        int stop = Math.min(end, i + POLL_EVERY);
+        int stop = chunkEnd(i, end);
         for (; i < stop; i++) {
           acc = combine.applyAsDouble(acc, map.applyAsDouble(i));
         }

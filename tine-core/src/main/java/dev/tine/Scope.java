@@ -35,7 +35,9 @@ import java.util.function.LongBinaryOperator;
  *
  * <p><b>Exceptions</b> are as for {@link Tine#joinLong}: if the first half throws, a latent second
  * half is dropped and a promoted one is waited for, and the first half's exception propagates;
- * otherwise the second half's exception propagates, the same object.
+ * otherwise the second half's exception propagates. Either way it is the same object the half
+ * threw, unwrapped, whether the half ran inline or on another worker: a checked exception thrown
+ * sneakily arrives as itself, as from {@link Task#join()} and the JDK's {@code ForkJoinTask.join}.
  *
  * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it escaped
  * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}. The owner
@@ -785,7 +787,7 @@ public final class Scope extends LatentStack {
     if (job != null) {
       try {
         job.join();
-      } catch (RuntimeException | Error ignored) {
+      } catch (Throwable ignored) {
         // the first half's exception is the one reported
       }
     }
@@ -801,7 +803,7 @@ public final class Scope extends LatentStack {
     } catch (Throwable e) {
       try {
         job.join();
-      } catch (RuntimeException | Error ignored) {
+      } catch (Throwable ignored) {
         // the first half's exception is the one reported
       }
       throw e;

@@ -32,6 +32,9 @@ final class Stealing {
     Task<?> t = w.pool.pollExternal();
     if (t != null) {
       w.inHand = t;
+      if (!t.isDone()) {
+        t.setStealer(w); // joiners of a submitted task help it through us (HelpingJoin)
+      }
       return t;
     }
     Worker[] ws = w.pool.workers;
@@ -90,12 +93,20 @@ final class Stealing {
     int n = ws.length;
     for (int i = 0; i < n; i++) {
       Worker v = ws[(start + i) % n];
-      if (v == null || v == w || !v.latent.mayHaveEntries() || !looksBlocked(v)) {
-        continue;
+      Task<?> t;
+      if (v != null && v != w && (t = claimFrom(w, v)) != null) {
+        return t;
       }
+    }
+    return null;
+  }
+
+  /** Takes the oldest latent fork of {@code v} if it is blocked outside Tine, or null. */
+  static Task<?> claimFrom(Worker w, Worker v) {
+    while (v.latent.mayHaveEntries() && looksBlocked(v)) {
       Object x = v.latent.claimOldest(v, CLAIM_PROMOTER);
       if (x == null) {
-        continue;
+        return null;
       }
       Task<?> t = (Task<?>) x;
       w.inHand = t;

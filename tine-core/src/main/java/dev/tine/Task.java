@@ -3,7 +3,6 @@ package dev.tine;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
@@ -29,11 +28,11 @@ import java.util.concurrent.locks.LockSupport;
  * long r = pool.invoke(new Fib(40));
  * }</pre>
  *
- * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #get} report a task's exception by
- * rethrowing it. A {@link RuntimeException} or {@link Error} thrown by {@link #compute} is rethrown
- * as the same object, with its original stack trace; a checked exception (thrown sneakily) arrives
- * as the cause of a {@link CompletionException} from {@code join}/{@code invoke} and of an {@link
- * ExecutionException} from {@code get}, as the {@link Future} contract requires. A cancelled task
+ * <p>Outcomes: {@link #join}, {@link #invoke} and {@link #invokeAll} rethrow what {@link #compute}
+ * threw, the same object with its original stack trace: a {@link RuntimeException}, an {@link
+ * Error}, or a checked exception thrown sneakily, which arrives as itself (as from the JDK's {@code
+ * ForkJoinTask.join}), whether the task ran in the joining thread or in another. {@link #get} wraps
+ * it in an {@link ExecutionException}, as the {@link Future} contract requires. A cancelled task
  * reports {@link CancellationException}.
  *
  * <p>A task runs at most once. Forking the same task object twice before it completes is a
@@ -135,8 +134,8 @@ public abstract class Task<V> implements Future<V> {
    * resort.
    *
    * @throws CancellationException if the task was cancelled
-   * @throws RuntimeException or Error thrown by {@link #compute} (the same object)
-   * @throws CompletionException wrapping a checked exception thrown by {@link #compute}
+   * @throws RuntimeException or Error thrown by {@link #compute} (the same object), or a checked
+   *     exception it threw sneakily (the same object, undeclared)
    */
   public final V join() {
     int s = status;
@@ -321,6 +320,11 @@ public abstract class Task<V> implements Future<V> {
     return (s & ABNORMAL) != 0 ? new CancellationException() : null;
   }
 
+  /**
+   * Waits for the result. From a pool worker it helps as {@link #join} does; unlike {@code join} it
+   * throws {@link InterruptedException} if the thread is interrupted before or while it waits (a
+   * flag that a task run inside the wait leaves behind is that task's, and is cleared).
+   */
   @Override
   public final V get() throws InterruptedException, ExecutionException {
     int s = status;
@@ -329,7 +333,7 @@ public abstract class Task<V> implements Future<V> {
         if (Thread.interrupted()) {
           throw new InterruptedException();
         }
-        s = HelpingJoin.awaitJoin(w, this);
+        s = HelpingJoin.awaitGet(w, this, 0L);
       } else {
         s = awaitDone(true, 0L);
       }
@@ -353,7 +357,7 @@ public abstract class Task<V> implements Future<V> {
       }
       if (Thread.currentThread() instanceof Worker w) {
         long deadline = System.nanoTime() + Math.max(1L, nanos);
-        s = HelpingJoin.awaitJoin(w, this, deadline == 0L ? 1L : deadline);
+        s = HelpingJoin.awaitGet(w, this, deadline == 0L ? 1L : deadline);
       } else {
         s = awaitDone(true, Math.max(1L, nanos));
       }
@@ -662,6 +666,11 @@ public abstract class Task<V> implements Future<V> {
     }
   }
 
+  /**
+   * What join/invoke throw: the task's own exception, the same object whether it is unchecked or a
+   * checked one thrown sneakily (as the JDK's join, which rethrows it uncheckedly); the joins of
+   * Scope and Tine rely on this to report a promoted half as they report an inline one.
+   */
   private RuntimeException failure(int s) {
     if ((s & THROWN) == 0) {
       return new CancellationException("task was cancelled: " + getClass().getName());
@@ -670,10 +679,7 @@ public abstract class Task<V> implements Future<V> {
     if (ex instanceof RuntimeException re) {
       return re;
     }
-    if (ex instanceof Error err) {
-      throw err;
-    }
-    return new CompletionException(ex);
+    throw Adapters.<RuntimeException>sneaky(ex);
   }
 
   @SuppressWarnings("unchecked")

@@ -35,7 +35,9 @@ import java.util.function.Supplier;
  *
  * <p><b>Exceptions.</b> If the first half throws, a second half that is still latent is dropped,
  * one that was promoted is waited for, and the first half's exception propagates. If only the
- * second half throws, its exception propagates.
+ * second half throws, its exception propagates. Either way it is the same object the half threw,
+ * unwrapped, whether the half ran inline or on another worker: a checked exception thrown sneakily
+ * arrives as itself (the rule of {@link Task#join()}, and of the JDK's {@code ForkJoinTask.join}).
  */
 public final class Tine {
   private Tine() {}
@@ -302,7 +304,7 @@ public final class Tine {
   private static void awaitQuietly(Task<?> t) {
     try {
       t.join();
-    } catch (RuntimeException | Error ignored) {
+    } catch (Throwable ignored) {
       // the first half's exception is the one reported
     }
   }

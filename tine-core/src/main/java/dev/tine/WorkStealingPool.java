@@ -84,7 +84,10 @@ import javax.management.ObjectName;
  *
  * <p><b>Blocking.</b> {@link #managedBlock} promotes the caller's latent forks and, while it
  * blocks, lets the pool run one more worker than {@code parallelism} per blocked worker, up to
- * {@code maxSpares}. Blocking that Tine cannot see (a latch, a queue) is covered by claims.
+ * {@code maxSpares}; past the bound it throws {@link RejectedExecutionException}, as the JDK's pool
+ * does. Blocking that Tine cannot see (a latch, a queue, a {@code CompletableFuture}) is covered by
+ * claims while some worker is idle, and by {@link StallWatch} when none is: it notices a pool whose
+ * every worker is parked while work waits, and starts a spare.
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
  * empty terminates the pool (every live worker asleep and no queued work means no task can create
@@ -146,6 +149,23 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
   private volatile int blockedWorkers;
 
+  /**
+   * Spares {@link StallWatch} granted because every worker was parked in a wait Tine cannot see
+   * while work waited; zero whenever it finds the pool not stalled. Written by the watch only.
+   */
+  private volatile int stallSpares;
+
+  /** StallWatch's state for this pool (its thread only): a stall seen at the last tick, and how. */
+  boolean stallSeen;
+
+  long stallStamp;
+
+  /** Whether StallWatch has reported this pool's spare bound since the last stall cleared. */
+  boolean stallBoundReported;
+
+  /** The most worker threads a pool runs, spares included (the JDK's pools have the same cap). */
+  static final int MAX_WORKERS = 32767;
+
   private final ConcurrentLinkedQueue<Task<?>> external = new ConcurrentLinkedQueue<>();
 
   /** The sleep protocol and its word: live and sleeping workers. */
@@ -171,7 +191,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     this.keepAliveNanos = b.keepAlive.toNanos();
     this.recordStats = b.recordStats;
     this.latentForks = !b.eagerForks;
-    this.maxSpares = b.maxSpares;
+    this.maxSpares =
+        b.maxSpares < 0
+            ? MAX_WORKERS - parallelism
+            : Math.min(b.maxSpares, MAX_WORKERS - parallelism);
     this.hungry = parallelism; // every slot is unstarted, hence hungry
     this.workers = new Worker[parallelism];
     this.statsTable = new StatsTable(parallelism);
@@ -302,26 +325,27 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /**
-   * Returns the result of one task that completed normally, and cancels the others. From a worker
-   * of this pool it joins the tasks in order (joins help, so the tasks run even at parallelism 1);
-   * from another thread it returns whichever succeeds first.
+   * Returns the result of one task that completed normally; the others are cancelled, and those
+   * running are interrupted, as the JDK's pool does (the interrupt never outlives the loser's run).
+   * From a worker of this pool the caller waits as in {@link #managedBlock}, so the candidates run
+   * even at parallelism 1.
    */
   @Override
   public <T> T invokeAny(Collection<? extends Callable<T>> tasks)
       throws InterruptedException, ExecutionException {
-    if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
-      return super.invokeAny(tasks);
+    try {
+      return InvokeGroup.invokeAny(this, tasks, 0L);
+    } catch (TimeoutException e) {
+      throw new AssertionError(e); // no deadline
     }
-    return InvokeGroup.invokeAnyHelping(this, tasks);
   }
 
+  /** As {@link #invokeAny(Collection)}, giving up at the timeout. */
   @Override
   public <T> T invokeAny(Collection<? extends Callable<T>> tasks, long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
-    if (!(Thread.currentThread() instanceof Worker w && w.pool == this)) {
-      return super.invokeAny(tasks, timeout, unit);
-    }
-    return InvokeGroup.invokeAnyUntil(this, tasks, timeout, unit);
+    long deadline = System.nanoTime() + unit.toNanos(timeout);
+    return InvokeGroup.invokeAny(this, tasks, deadline == 0L ? 1L : deadline);
   }
 
   /** From a worker of this pool: push on its deque; otherwise the external queue. */
@@ -345,6 +369,27 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     return external.poll();
   }
 
+  /** Removes {@code task} from the external queue if it is there (by identity); true if removed. */
+  boolean removeExternal(Task<?> task) {
+    if (external.isEmpty()) {
+      return false;
+    }
+    // The queue's remove() calls equals on its argument: an identity matcher, so that a task
+    // class's own equals() is never consulted. The removal itself is the queue's atomic one.
+    return external.remove(
+        new Object() {
+          @Override
+          public boolean equals(Object o) {
+            return o == task;
+          }
+
+          @Override
+          public int hashCode() {
+            return System.identityHashCode(task);
+          }
+        });
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Managed blocking
 
@@ -364,6 +409,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * ForkJoinPool.managedBlock} does. The worker's latent forks are promoted (so other workers can
    * run them), and while it blocks the pool may run one more worker than its parallelism per
    * blocked worker, up to {@link Builder#maxSpares}. On any other thread it just blocks.
+   *
+   * @throws RejectedExecutionException if the pool would need a spare worker beyond {@link
+   *     Builder#maxSpares} (and no worker is idle): as the JDK's pool, it fails rather than block
+   *     with nobody left to run the work the blocker may wait for
    */
   public static void managedBlock(ManagedBlocker blocker) throws InterruptedException {
     Objects.requireNonNull(blocker, "blocker");
@@ -384,7 +433,16 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (blocker.isReleasable()) {
       return;
     }
-    BLOCKED.getAndAdd(this, 1);
+    int b = (int) BLOCKED.getAndAdd(this, 1) + 1;
+    if (b > maxSpares && Sleep.sleepers(sleep.ctl()) == 0) {
+      BLOCKED.getAndAdd(this, -1);
+      throw new RejectedExecutionException(
+          "Thread limit exceeded replacing blocked worker: pool "
+              + name
+              + " already runs "
+              + maxSpares
+              + " spare workers for blocked ones (maxSpares), and none is idle");
+    }
     try {
       sleep.signalWork(); // wake a sleeper for what we published, or start a spare in our place
       do {
@@ -416,9 +474,111 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     HUNGRY.getAndAdd(this, delta);
   }
 
-  /** Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock. */
+  /**
+   * Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock and the
+   * spares StallWatch granted, up to maxSpares.
+   */
   int targetSize() {
-    return parallelism + Math.min(blockedWorkers, maxSpares);
+    return parallelism + Math.min(blockedWorkers + stallSpares, maxSpares);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Stalls: every worker parked in a wait Tine cannot see while work waits (see StallWatch)
+
+  /**
+   * Called by {@link StallWatch} at each tick. A pool is stalled when it has live workers, none of
+   * them idle or running (each parked: in a wait outside Tine, in managedBlock, or in a join that
+   * cannot help), and unstarted work that nobody can take: tasks in the external queue or a deque,
+   * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
+   * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
+   * parked owner), and if it parks too, the next ticks add another.
+   *
+   * @return false if every live worker sleeps (nothing can stall until one wakes)
+   */
+  boolean checkStall() {
+    if (runState >= STOP) {
+      return false;
+    }
+    long c = sleep.ctl();
+    if (Sleep.live(c) == 0 || Sleep.sleepers(c) != 0 || !allParked() || !hasUnstartedWork()) {
+      stallSeen = false;
+      stallBoundReported = false;
+      if (stallSpares != 0) {
+        stallSpares = 0; // the spares already started stay until they retire
+      }
+      return Sleep.sleepers(c) != Sleep.live(c);
+    }
+    long stamp = workStamp();
+    if (!stallSeen || stamp != stallStamp) {
+      stallSeen = true; // confirm at the next tick: a stall freezes every queue
+      stallStamp = stamp;
+      return true;
+    }
+    stallSeen = false;
+    int live = Sleep.live(c);
+    synchronized (lock) {
+      int want = live + 1 - parallelism - blockedWorkers; // spares for a target of live + 1
+      if (want > maxSpares - Math.min(blockedWorkers, maxSpares) || live >= MAX_WORKERS) {
+        if (!stallBoundReported) {
+          stallBoundReported = true;
+          reportUncaught(
+              new RejectedExecutionException(
+                  "pool "
+                      + name
+                      + " is stalled: all "
+                      + live
+                      + " workers are blocked while tasks wait, and no spare may start"
+                      + " (maxSpares "
+                      + maxSpares
+                      + ")"));
+        }
+        return true;
+      }
+      if (want > stallSpares) {
+        stallSpares = want;
+      }
+    }
+    sleep.signalWork(); // no sleeper: starts a worker
+    return true;
+  }
+
+  /** True if no live worker is idle or running: each is parked or blocked (a racy snapshot). */
+  private boolean allParked() {
+    for (Worker v : workers) {
+      if (v != null && v.sleepState != Sleep.RETIRED && !v.joinParked) {
+        Thread.State s = v.getState();
+        if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
+          return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /** Work nobody has started that a new worker could take (steal, poll or claim). */
+  private boolean hasUnstartedWork() {
+    if (hasVisibleWork()) {
+      return true;
+    }
+    if (latentForks && LatentStack.claimsSupported()) {
+      for (Worker v : workers) {
+        if (v != null && v.latent.mayHaveEntries()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A number that changes when any queue moves (racy reads; equal readings mean frozen). */
+  private long workStamp() {
+    long h = System.identityHashCode(external.peek());
+    for (Worker v : workers) {
+      if (v != null) {
+        h = h * 31 + v.deque.stamp();
+      }
+    }
+    return h;
   }
 
   /**
@@ -429,6 +589,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     int d = Math.max(0, parallelism - liveAfter) - Math.max(0, parallelism - liveBefore);
     if (d != 0) {
       addHungry(d);
+    }
+    // StallWatch looks at pools with live workers only: nothing to watch, and nothing held, else.
+    if (liveBefore == 0 && liveAfter > 0) {
+      StallWatch.watch(this);
+    } else if (liveBefore > 0 && liveAfter == 0) {
+      StallWatch.forget(this);
     }
   }
 
@@ -447,7 +613,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         }
       }
       if (slot < 0) {
-        if (ws.length >= targetSize()) {
+        if (ws.length >= targetSize() || ws.length >= MAX_WORKERS) {
           return; // a retiring worker still holds its slot: it looks for work once it is gone
         }
         slot = ws.length; // a spare slot for a worker blocked in managedBlock
@@ -559,6 +725,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
     PoolMXBeanImpl.unregister(mxBeanName);
     PoolEvents.terminated(this);
+    StallWatch.forget(this);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -811,15 +978,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     private boolean registerMXBean = true;
     private boolean threadContentionMonitoring;
     private boolean eagerForks;
-    private int maxSpares = 256;
+    private int maxSpares = -1; // MAX_WORKERS - parallelism
 
     private Builder() {}
 
     /**
-     * How many workers beyond {@code parallelism} may run while workers are blocked in {@link
-     * WorkStealingPool#managedBlock} (default 256, the JDK's default for its pools). At the bound a
-     * blocked worker blocks without a replacement, and the pool runs with fewer active workers
-     * until it returns.
+     * How many workers beyond {@code parallelism} may run while workers are blocked (in {@link
+     * WorkStealingPool#managedBlock}, or in waits Tine cannot see, when every worker is). Default:
+     * as many as keep the pool at most 32767 threads, the cap of {@code new ForkJoinPool(p)} (the
+     * JDK's common pool alone uses 256). At the bound {@code managedBlock} throws {@link
+     * RejectedExecutionException} unless a worker is idle, as the JDK's pool does, and a pool
+     * stalled in waits Tine cannot see reports one to the uncaught-exception handler: it never
+     * wedges silently.
      */
     public Builder maxSpares(int maxSpares) {
       if (maxSpares < 0) {

@@ -92,6 +92,13 @@ final class Worker extends Thread {
   /** The task this worker is blocked-helping on, for joiners following a chain of thieves. */
   volatile Task<?> joining;
 
+  /**
+   * True while this worker waits in a join that found nothing to help with (it spins, yields and
+   * blocks in turn): {@link StallWatch} counts it as parked whatever its thread state says. Written
+   * only on the join's slow path, never per task.
+   */
+  volatile boolean joinParked;
+
   /** A task taken from a queue and not yet started; owner-only (see the class comment). */
   Task<?> inHand;
 

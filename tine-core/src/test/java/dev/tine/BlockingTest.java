@@ -2,6 +2,7 @@ package dev.tine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -134,7 +135,11 @@ class BlockingTest {
     }
   }
 
-  /** The bound: with maxSpares(2) at p=1, at most 3 workers run while tasks are blocked. */
+  /**
+   * The bound: with maxSpares(2) at p=1, at most 3 workers run while tasks are blocked, and a task
+   * that would need a fourth fails with RejectedExecutionException (as the JDK's pool does) instead
+   * of waiting silently. Two tasks block; the other four are rejected one after another.
+   */
   @Test
   void sparesAreBounded() throws Exception {
     try (WorkStealingPool pool =
@@ -147,11 +152,16 @@ class BlockingTest {
         ts[i] =
             pool.submit(
                 Task.of(() -> {
-                  blockedNow.incrementAndGet();
                   try {
                     WorkStealingPool.managedBlock(
                         new WorkStealingPool.ManagedBlocker() {
+                          boolean counted;
+
                           public boolean block() throws InterruptedException {
+                            if (!counted) {
+                              counted = true;
+                              blockedNow.incrementAndGet();
+                            }
                             maxLive.accumulateAndGet(pool.poolSize(), Math::max);
                             return gate.await(50, TimeUnit.MILLISECONDS);
                           }
@@ -166,19 +176,27 @@ class BlockingTest {
                   return null;
                 }));
       }
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      while (blockedNow.get() < 3 && System.nanoTime() < deadline) {
-        Thread.sleep(5);
+      int rejected = 0;
+      try {
+        for (int i = 2; i < ts.length; i++) {
+          try {
+            ts[i].get(30, TimeUnit.SECONDS);
+          } catch (java.util.concurrent.ExecutionException e) {
+            assertTrue(
+                e.getCause() instanceof java.util.concurrent.RejectedExecutionException,
+                e.toString());
+            rejected++;
+          } catch (java.util.concurrent.TimeoutException e) {
+            fail("task " + i + " waits silently past the bound: " + pool);
+          }
+        }
+      } finally {
+        gate.countDown(); // so that close() returns whatever happened
       }
-      assertEquals(
-          3, blockedNow.get(), "parallelism 1 + 2 spares run three blocked tasks: " + pool);
-      Thread.sleep(200); // no fourth may start while they block
-      assertEquals(3, blockedNow.get(), "the bound holds: " + pool);
-      assertTrue(pool.poolSize() <= 3, pool.toString());
-      gate.countDown();
-      for (Task<?> t : ts) {
-        t.get(60, TimeUnit.SECONDS);
-      }
+      assertEquals(4, rejected, "tasks past the bound fail loudly: " + pool);
+      assertEquals(2, blockedNow.get(), "two blocked with spares: " + pool);
+      ts[0].get(60, TimeUnit.SECONDS);
+      ts[1].get(60, TimeUnit.SECONDS);
       assertTrue(maxLive.get() <= 3, "live workers " + maxLive.get());
     }
   }

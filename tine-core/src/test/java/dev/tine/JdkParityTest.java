@@ -23,7 +23,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -942,12 +941,14 @@ class JdkParityTest {
     throw (E) t;
   }
 
-  // Documented (b): a checked exception thrown sneakily by compute reaches join/invoke as a
-  // CompletionException with it as the cause, and get as an ExecutionException (Tine's rule;
-  // the JDK rethrows the checked exception itself from join).
+  // A checked exception thrown sneakily by compute reaches join/invoke as itself, as on the JDK
+  // (whose join rethrows it uncheckedly: the original, or a copy of its class with the original as
+  // cause when another thread threw it), and get as the cause of an ExecutionException. Tine
+  // rethrows the original object in every case (CheckedExceptionJoinTest covers every join form).
   @Test
-  void z2_documented_sneakyCheckedExceptionReachesJoinAsCompletionException() throws Exception {
+  void z2_sneakyCheckedExceptionReachesJoinAsItself() throws Exception {
     WorkStealingPool pool = tine(2);
+    ForkJoinPool jdk = jdk(2);
     IOException io = new IOException("sneaky");
     Task<Long> t =
         new Task<>() {
@@ -960,9 +961,20 @@ class JdkParityTest {
     ExecutionException ee =
         assertThrows(ExecutionException.class, () -> t.get(BOUND_S, TimeUnit.SECONDS));
     assertSame(io, ee.getCause());
-    CompletionException ce = assertThrows(CompletionException.class, t::join);
-    assertSame(io, ce.getCause());
-    CompletionException inside =
+    assertSame(io, assertThrows(IOException.class, t::join));
+    ForkJoinTask<Long> j =
+        jdk.submit(
+            new RecursiveTask<Long>() {
+              @Override
+              protected Long compute() {
+                throw JdkParityTest.<RuntimeException>sneaky(io);
+              }
+            });
+    ExecutionException jee =
+        assertThrows(ExecutionException.class, () -> j.get(BOUND_S, TimeUnit.SECONDS));
+    assertEquals(IOException.class, jee.getCause().getClass());
+    assertEquals(IOException.class, assertThrows(IOException.class, j::join).getClass());
+    Throwable inside =
         pool.submit(
                 Task.of(() -> {
                   Task<Long> child =
@@ -976,21 +988,20 @@ class JdkParityTest {
                   try {
                     child.join();
                     return null;
-                  } catch (CompletionException e) {
+                  } catch (Throwable e) {
                     return e;
                   }
                 }))
             .get(BOUND_S, TimeUnit.SECONDS);
-    assertNotNull(inside, "join of a fork that threw a checked exception");
-    assertSame(io, inside.getCause());
-    CompletionException invoked =
+    assertSame(io, inside, "join of a fork that threw a checked exception");
+    assertSame(
+        io,
         assertThrows(
-            CompletionException.class,
+            IOException.class,
             () ->
                 pool.invoke(
                     Task.of(() -> {
                       throw JdkParityTest.<RuntimeException>sneaky(io);
-                    })));
-    assertSame(io, invoked.getCause());
+                    }))));
   }
 }

@@ -224,6 +224,40 @@ public final class WorkDeque<T> {
     return x;
   }
 
+  /**
+   * Any thread. Takes the oldest element only if it is {@code expected} (a joiner taking its
+   * unstarted target, never another task). One attempt: false if the oldest is another element, the
+   * deque is empty, or another thread took the element first.
+   */
+  public boolean trySteal(Object expected) {
+    long b = (long) BASE.getAcquire(this);
+    VarHandle.fullFence(); // order the base load before the top load (invariant 4)
+    long t = (long) TOP.getAcquire(this);
+    if (b >= t) {
+      return false;
+    }
+    Object[] a = (Object[]) ARRAY.getAcquire(this);
+    int i = (int) b & (a.length - 1);
+    if (SLOT.getAcquire(a, i) != expected || !BASE.compareAndSet(this, b, b + 1)) {
+      return false;
+    }
+    try {
+      SLOT.compareAndSet(a, i, expected, null); // as in trySteal(): only if still ours
+    } catch (StackOverflowError e) {
+      // keep it reachable a little longer
+    }
+    return true;
+  }
+
+  /**
+   * Any thread: base and top folded into one number, which changes whenever an element is pushed or
+   * taken (a push and a pop of the same element restore it). A monitor compares two readings to
+   * tell a frozen deque from a busy one.
+   */
+  public long stamp() {
+    return (long) BASE.getAcquire(this) * 31 + (long) TOP.getAcquire(this);
+  }
+
   /** Any thread. Takes the oldest element, retrying lost races; null only when empty. */
   @SuppressWarnings("unchecked")
   public T steal() {
