@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * Compares a program's outcomes on ForkJoinPool and WorkStealingPool at each parallelism, and
@@ -26,14 +25,11 @@ import java.util.regex.Pattern;
  * difference.
  */
 final class Comparison {
-  /** Tine wraps a checked exception where the JDK rethrows it as itself (or its copy). */
-  static final String WRAPPED = "checked-exception-wrapped";
-
   /** Tine rethrows the thrown object where the JDK rethrows a copy. */
   static final String SAME_OBJECT = "same-exception-object";
 
   /** The keys this classifier can emit: each must have a row in the README's table. */
-  static final Set<String> EMITTED = Set.of(WRAPPED, SAME_OBJECT);
+  static final Set<String> EMITTED = Set.of(SAME_OBJECT);
 
   /** Documented differences the grammar cannot produce, and why; their rows are still required. */
   static final Map<String, String> NOT_GENERATED =
@@ -44,11 +40,6 @@ final class Comparison {
           "unseen-blocking",
           "the grammar blocks only where the JDK compensates; a monitor or native I/O wait would"
               + " wedge the JDK as well");
-
-  private static final Pattern WRAP =
-      Pattern.compile(
-          "CompletionException<(?=(FuzzChecked|ExecutionException|InterruptedException"
-              + "|TimeoutException)\\b)");
 
   enum Kind {
     WEDGE,
@@ -147,13 +138,9 @@ final class Comparison {
     } else if (jc > tc && js.equals(ts)) {
       out.add(new Difference(Kind.IDENTITY, where, p, j, t, documented(SAME_OBJECT)));
     }
-    if (js.equals(ts)) {
-      return;
+    if (!js.equals(ts)) {
+      out.add(new Difference(Kind.MISMATCH, where, p, j, t, null));
     }
-    String jw = WRAP.matcher(js).replaceAll("");
-    String tw = WRAP.matcher(ts).replaceAll("");
-    boolean wrapped = jw.equals(tw) && tw.length() < ts.length() && jw.length() == js.length();
-    out.add(new Difference(Kind.MISMATCH, where, p, j, t, wrapped ? documented(WRAPPED) : null));
   }
 
   /** The key if the README documents it, else null: an undocumented key explains nothing. */
