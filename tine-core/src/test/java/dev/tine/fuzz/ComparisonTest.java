@@ -99,6 +99,24 @@ class ComparisonTest {
   }
 
   @Test
+  void aJdkCopyUnwrappedByCompletableFutureIsTheSameObjectRow() {
+    Comparison.Result r =
+        comparison.compare(
+            runs(
+                "jdk",
+                "threw ExecutionException<CompletionException<FuzzChecked#5 (copy)",
+                "threw ExecutionException<CompletionException<FuzzChecked#5 (copy)",
+                "threw ExecutionException<FuzzChecked#5"),
+            runs(
+                "tine",
+                "threw ExecutionException<FuzzChecked#5",
+                "threw ExecutionException<FuzzChecked#5",
+                "threw ExecutionException<FuzzChecked#5"));
+    assertEquals(List.of(), r.unexplained());
+    assertEquals("same-exception-object", r.differences().get(0).key());
+  }
+
+  @Test
   void aDifferenceWhoseRowIsMissingFromTheReadmeIsUnexplained() {
     Comparison strict =
         new Comparison(
