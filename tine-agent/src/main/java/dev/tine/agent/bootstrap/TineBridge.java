@@ -118,6 +118,26 @@ public final class TineBridge {
     }
   }
 
+  public static void tpeRunStart(Object pool) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.tpeRunStart(pool);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void tpeRunEnd(Object pool, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.tpeRunEnd(pool, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
   public static void fjCreated(Object pool) {
     TineHooks h = hooks;
     if (h == null) return;

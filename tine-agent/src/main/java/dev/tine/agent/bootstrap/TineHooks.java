@@ -36,6 +36,15 @@ public interface TineHooks {
   /** A pool thread ends ({@code Worker.run} returned, or threw {@code thrown}). */
   void tpeWorkerExit(Object pool, Throwable thrown);
 
+  /** {@code beforeExecute} returned: the task's own run starts now (its service time with it). */
+  void tpeRunStart(Object pool);
+
+  /**
+   * {@code afterExecute} was entered: the task's run ended now; with a throwable, the task threw
+   * and its thread is about to end.
+   */
+  void tpeRunEnd(Object pool, Throwable thrown);
+
   /** A ForkJoinPool finished a constructor. */
   void fjCreated(Object pool);
 

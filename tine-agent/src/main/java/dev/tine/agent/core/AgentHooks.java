@@ -2,8 +2,6 @@ package dev.tine.agent.core;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.bootstrap.TineHooks;
-import dev.tine.executor.PoolMeter;
-import dev.tine.executor.ThreadRecorder;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Delayed;
@@ -49,9 +47,13 @@ final class AgentHooks implements TineHooks {
   static final class Slot {
     PoolState st;
     ThreadSet.Member member;
-    ThreadRecorder rec;
+    PoolTally rec;
     boolean running;
     long arrival, start;
+
+    /** End of the task's run, stamped at {@code afterExecute} (0: not stamped, read at the end). */
+    long end;
+
     Object task;
   }
 
@@ -97,7 +99,7 @@ final class AgentHooks implements TineHooks {
       return;
     }
     long arrival = st.meter().arrive();
-    if (arrival == PoolMeter.UNTIMED || !st.timeThis()) return;
+    if (arrival == PoolTally.UNTIMED || !st.timeThis()) return;
     // Count the entry before it exists, so a pool thread that takes the task at once still looks.
     if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()
         || !st.pending().put(task, arrival, st)) {
@@ -114,7 +116,7 @@ final class AgentHooks implements TineHooks {
       st.lateRejections.increment();
       return;
     }
-    PoolMeter m = st.meter();
+    PoolTally m = st.meter();
     if (st.kind == Kind.SCHEDULED) m.arrive(); // its arrival was not counted at submission
     m.reject();
     if (st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT) {
@@ -154,12 +156,27 @@ final class AgentHooks implements TineHooks {
     slots.remove();
   }
 
+  @Override
+  public void tpeRunStart(Object pool) {
+    Slot s = slots.get();
+    if (s != null && s.running && s.arrival != PoolTally.UNTIMED && s.st.ref.refersTo(pool))
+      s.start = System.nanoTime();
+  }
+
+  @Override
+  public void tpeRunEnd(Object pool, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || !s.running || s.st == null || !s.st.ref.refersTo(pool)) return;
+    if (s.arrival != PoolTally.UNTIMED) s.end = System.nanoTime();
+    if (thrown != null) tpeWorkerExit(pool, thrown); // the thread ends: take it out now
+  }
+
   /** The arrival time of a task a pool thread has just taken, or UNTIMED. */
   private long arrivalOf(PoolState st, Object task) {
     if (st.kind == Kind.SCHEDULED) {
       // A scheduled task arrives when it is due: count it now, and date it back to its due time.
       long a = st.meter().arrive();
-      if (a == PoolMeter.UNTIMED || !st.timeThis()) return PoolMeter.UNTIMED;
+      if (a == PoolTally.UNTIMED || !st.timeThis()) return PoolTally.UNTIMED;
       if (task instanceof Delayed d) {
         try {
           long late = -d.getDelay(TimeUnit.NANOSECONDS);
@@ -168,11 +185,11 @@ final class AgentHooks implements TineHooks {
           rt.failed(e); // the application's getDelay threw: time it from now
         }
       }
-      return a == PoolMeter.UNTIMED ? 1 : a;
+      return a == PoolTally.UNTIMED ? 1 : a;
     }
-    if (st.timedPending.get() <= 0) return PoolMeter.UNTIMED;
+    if (st.timedPending.get() <= 0) return PoolTally.UNTIMED;
     long a = st.pending().remove(task);
-    if (a == ArrivalTable.ABSENT) return PoolMeter.UNTIMED;
+    if (a == ArrivalTable.ABSENT) return PoolTally.UNTIMED;
     st.timedPending.decrementAndGet();
     return a;
   }
@@ -189,7 +206,7 @@ final class AgentHooks implements TineHooks {
     }
     if (s.st != st) {
       unbind(s);
-      ThreadRecorder r = st.tryRecorder();
+      PoolTally r = st.tryRecorder();
       s.st = st;
       s.rec = r;
       s.member = st.threads.join(Thread.currentThread(), r);
@@ -201,9 +218,9 @@ final class AgentHooks implements TineHooks {
     PoolState st = s.st;
     if (st == null) return;
     if (s.running) finish(s, false);
-    ThreadRecorder r = st.threads.leave(s.member);
+    PoolTally r = st.threads.leave(s.member);
     if (r != null) {
-      PoolMeter m = st.meterIfPresent();
+      PoolTally m = st.meterIfPresent();
       if (m != null) m.release(r);
       st.recorderGone();
     }
@@ -215,12 +232,14 @@ final class AgentHooks implements TineHooks {
   private static void begin(Slot s, Object task, long arrival) {
     s.task = task;
     s.arrival = arrival;
-    s.start = arrival != PoolMeter.UNTIMED ? System.nanoTime() : 0;
+    s.end = 0;
+    s.start = arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
     s.running = true;
   }
 
   private void finish(Slot s, boolean threw) {
-    long end = s.arrival != PoolMeter.UNTIMED ? System.nanoTime() : 0;
+    long end = s.arrival == PoolTally.UNTIMED ? 0 : s.end != 0 ? s.end : System.nanoTime();
+    s.end = 0;
     Object task = s.task;
     s.task = null;
     s.running = false;
@@ -275,7 +294,7 @@ final class AgentHooks implements TineHooks {
       return;
     }
     long arrival = st.meter().arrive();
-    if (arrival != PoolMeter.UNTIMED && !st.timeThis()) arrival = PoolMeter.UNTIMED;
+    if (arrival != PoolTally.UNTIMED && !st.timeThis()) arrival = PoolTally.UNTIMED;
     if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()) {
       st.timedPending.decrementAndGet();
       return;
@@ -312,14 +331,14 @@ final class AgentHooks implements TineHooks {
     if (e == null) return null;
     FJ_PENDING.getAndAdd(-1);
     ((PoolState) e.owner).timedPending.decrementAndGet();
-    e.start = e.arrival != PoolMeter.UNTIMED ? System.nanoTime() : 0;
+    e.start = e.arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
     return e;
   }
 
   @Override
   public void fjEnd(Object token) {
     ArrivalTable.Entry e = (ArrivalTable.Entry) token;
-    long end = e.arrival != PoolMeter.UNTIMED ? System.nanoTime() : 0;
+    long end = e.arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
     PoolState st = (PoolState) e.owner;
     Object task = e.get();
     e.clear();

@@ -67,12 +67,16 @@ public final class AgentRuntime {
     AgentRuntime rt = new AgentRuntime(inst, config, premain);
     rt.install();
     current = rt;
+    if (rt.prometheusProblem != null) return "tine-agent: " + rt.prometheusProblem;
     if (config.quiet()) return null;
+    String url = rt.prometheusUrl();
     return "tine-agent "
         + VERSION
         + ": measuring thread pools ("
         + (premain ? "-javaagent" : "attached")
-        + "; MXBeans dev.tine.agent:type=Pool,*)";
+        + "; MXBeans dev.tine.agent:type=Pool,*"
+        + (url != null ? "; Prometheus " + url : "")
+        + ")";
   }
 
   private void install() throws Exception {
@@ -97,6 +101,26 @@ public final class AgentRuntime {
     ticker = new Thread(this::tickLoop, "tine-agent-ticker");
     ticker.setDaemon(true);
     ticker.start();
+    if (config.prometheus() != null) {
+      try {
+        prometheus = PrometheusEndpoint.start(this, config.prometheus());
+      } catch (Exception | LinkageError e) {
+        // The pools are measured anyway; say why there is no endpoint.
+        failed(e);
+        prometheusProblem = "no Prometheus endpoint at " + config.prometheus() + ": " + e;
+      }
+    }
+  }
+
+  private volatile PrometheusEndpoint prometheus;
+
+  /** Why the endpoint asked for did not start, or null. */
+  volatile String prometheusProblem;
+
+  /** Where the Prometheus endpoint serves, or null. */
+  String prometheusUrl() {
+    PrometheusEndpoint p = prometheus;
+    return p == null ? null : p.url();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -178,6 +202,7 @@ public final class AgentRuntime {
         }
         PoolFigures f = st.figures;
         if (f != null && !Double.isNaN(f.littlesL)) sumL += f.littlesL;
+        if (f != null && jfr()) PoolStatisticsEvent.emit(f);
         if (config.jmx()) jmx.ensureRegistered(st);
       } catch (Throwable t) {
         failed(t);
@@ -213,6 +238,18 @@ public final class AgentRuntime {
         PoolState st = registry.getOrCreate(p, Kind.FORK_JOIN);
         if (st != null) st.threads.ensure(w);
       }
+    }
+  }
+
+  /**
+   * Whether JFR runs in this JVM: only then is the event class loaded (loading the first event
+   * class initializes JFR's metadata, a cost the application should not pay for nothing).
+   */
+  private static boolean jfr() {
+    try {
+      return jdk.jfr.FlightRecorder.isInitialized();
+    } catch (LinkageError e) {
+      return false; // a runtime image without jdk.jfr
     }
   }
 
@@ -270,6 +307,9 @@ public final class AgentRuntime {
       jmx.unregister(st);
       st.close();
     }
+    PrometheusEndpoint p = prometheus;
+    if (p != null) p.stop();
+    prometheus = null;
     registry.clear();
     hooks.forkJoinPending.clear();
     TineBridge.fjPending = 0;

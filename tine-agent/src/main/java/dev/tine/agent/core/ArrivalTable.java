@@ -13,7 +13,8 @@ import java.lang.ref.WeakReference;
  *       (two equal tasks are two arrivals, and the application's code never runs inside the agent).
  *   <li><b>Duplicates</b>: the same object submitted several times while queued (a stateless
  *       Runnable reused) keeps one arrival per submission in its entry; {@link #take} hands out the
- *       oldest, which is right for FIFO queues and close for others, in constant time.
+ *       oldest, which is right for FIFO queues and close for others, in constant time. An arrival
+ *       whose start the agent missed is found out when the task arrives again ({@link #isWaiting}).
  *   <li><b>Weak</b>: a task the pool dropped without running it ({@code remove}, {@code purge},
  *       {@code shutdownNow}, a discard policy) does not stay reachable because of the agent; its
  *       entry goes when the task is collected ({@link #expunge}, and on the way during puts and
@@ -125,40 +126,70 @@ public class ArrivalTable {
   public boolean put(Object task, long arrival, Object owner) {
     int h = spread(System.identityHashCode(task));
     Stripe s = stripes[h & stripeMask];
-    synchronized (s) {
-      if (s.count >= perStripeCapacity) {
-        expunge(s);
-        if (s.count >= perStripeCapacity) return false;
-      }
-      Entry[] b = s.buckets;
-      int i = (h >>> 8) & (b.length - 1);
-      Entry prev = null;
-      for (Entry e = b[i]; e != null; ) {
-        Entry next = e.next;
-        if (e.hash == h && e.refersTo(task)) {
-          e.addDup(arrival);
+    int verdict =
+        0; // 0: not asked yet; 1: the task is waiting; 2: its arrivals on record are stale
+    for (; ; ) {
+      synchronized (s) {
+        Entry[] b = s.buckets;
+        int i = (h >>> 8) & (b.length - 1);
+        Entry prev = null;
+        boolean ask = false;
+        for (Entry e = b[i]; e != null; ) {
+          Entry next = e.next;
+          if (e.hash == h && e.refersTo(task)) {
+            if (verdict == 0) {
+              ask = true;
+              break;
+            }
+            if (verdict == 1) {
+              if (s.count >= perStripeCapacity) return false;
+              e.addDup(arrival);
+              s.count++;
+              return true;
+            }
+            // stale: its arrivals go, as if the task had been collected, and this one starts anew
+            unlink(s, b, i, prev, e);
+            onCollected(e);
+            e.clear();
+          } else if (e.refersTo(null)) {
+            unlink(s, b, i, prev, e);
+            onCollected(e);
+          } else {
+            prev = e;
+          }
+          e = next;
+        }
+        if (!ask) {
+          if (s.count >= perStripeCapacity) {
+            expunge(s);
+            if (s.count >= perStripeCapacity) return false;
+          }
+          if (s.entries >= b.length && b.length < (1 << 20)) {
+            b = resize(s);
+            i = (h >>> 8) & (b.length - 1);
+          }
+          Entry e = new Entry(task, h, arrival, owner);
+          e.next = b[i];
+          b[i] = e;
+          s.entries++;
           s.count++;
           return true;
         }
-        if (e.refersTo(null)) {
-          unlink(s, b, i, prev, e);
-          onCollected(e);
-        } else {
-          prev = e;
-        }
-        e = next;
       }
-      if (s.entries >= b.length && b.length < (1 << 20)) {
-        b = resize(s);
-        i = (h >>> 8) & (b.length - 1);
-      }
-      Entry e = new Entry(task, h, arrival, owner);
-      e.next = b[i];
-      b[i] = e;
-      s.entries++;
-      s.count++;
-      return true;
+      // Asked outside the stripe's lock: the owner may read its pool's queue.
+      verdict = isWaiting(task) ? 1 : 2;
     }
+  }
+
+  /**
+   * Asked when {@code task} arrives again while it still has an arrival on record: whether it is
+   * waiting in its pool now (queued more than once, its arrivals all live). If not, the arrivals on
+   * record are stale (left by a start the agent did not see) and are dropped, so a task object the
+   * application reuses is not matched one submission behind forever. Called with no lock held. By
+   * default every arrival is kept.
+   */
+  protected boolean isWaiting(Object task) {
+    return true;
   }
 
   /**

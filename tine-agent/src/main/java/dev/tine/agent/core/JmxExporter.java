@@ -131,6 +131,27 @@ final class JmxExporter {
     }
 
     @Override
+    public double getWindowSeconds() {
+      return rt.config.window().toMillis() / 1000.0;
+    }
+
+    @Override
+    public double getTickSeconds() {
+      return rt.config.tick().toMillis() / 1000.0;
+    }
+
+    @Override
+    public int getMaxPools() {
+      return rt.config.maxPools();
+    }
+
+    @Override
+    public String getPrometheusUrl() {
+      String u = rt.prometheusUrl();
+      return u == null ? "" : u;
+    }
+
+    @Override
     public void stop() {
       rt.stopAsync();
     }
@@ -311,6 +332,16 @@ final class JmxExporter {
     @Override
     public double getServiceP99Millis() {
       return f().serviceP99Ms;
+    }
+
+    @Override
+    public double getWaitMaxMillis() {
+      return f().waitMaxMs;
+    }
+
+    @Override
+    public double getServiceMaxMillis() {
+      return f().serviceMaxMs;
     }
 
     @Override

@@ -29,7 +29,7 @@ public final class PoolFigures {
   // totals since the agent saw the pool
   public long arrivals, completed, rejected, failed;
 
-  // the window
+  // the window (L = λ·(Wq + S), λ counting the accepted arrivals)
   public double windowSeconds;
   public long windowArrivals, windowCompleted, windowRejected;
   public double arrivalRate, retirementRate;
@@ -38,8 +38,18 @@ public final class PoolFigures {
       waitP90Ms = Double.NaN,
       waitP99Ms = Double.NaN,
       waitMaxMs = Double.NaN;
-  public double serviceP50Ms = Double.NaN, serviceP90Ms = Double.NaN, serviceP99Ms = Double.NaN;
-  public double responseP99Ms = Double.NaN;
+  public double serviceP50Ms = Double.NaN,
+      serviceP90Ms = Double.NaN,
+      serviceP99Ms = Double.NaN,
+      serviceMaxMs = Double.NaN;
+
+  /** Tasks timed in the window (the sample the times come from). */
+  public long timedTasks;
+
+  /** Since the agent saw the pool: tasks timed, and their summed wait and service (seconds). */
+  public long totalTimed;
+
+  public double totalWaitSeconds, totalServiceSeconds;
   public double littlesL = Double.NaN, deadTimeRatio = Double.NaN;
 
   /** CPU time of the pool's threads over the window, in percent of one core (top's convention). */
@@ -87,6 +97,9 @@ public final class PoolFigures {
     m.put("service_p50_ms", serviceP50Ms);
     m.put("service_p90_ms", serviceP90Ms);
     m.put("service_p99_ms", serviceP99Ms);
+    m.put("wait_max_ms", waitMaxMs);
+    m.put("service_max_ms", serviceMaxMs);
+    m.put("timed_tasks", timedTasks);
     m.put("littles_l", littlesL);
     m.put("dead_time_ratio", deadTimeRatio);
     m.put("cpu_percent", cpuPercent);

@@ -1,9 +1,6 @@
 package dev.tine.agent.core;
 
-import dev.tine.executor.ExecutorSnapshot;
-import dev.tine.executor.PoolMeter;
 import dev.tine.executor.PoolSizeAdvisor;
-import dev.tine.executor.ThreadRecorder;
 import java.lang.ref.WeakReference;
 import java.util.List;
 import java.util.Locale;
@@ -34,11 +31,14 @@ final class PoolState {
 
   private final AgentRuntime rt;
 
-  /** Made on the pool's first measured activity (its window's histograms cost a few MB). */
-  private volatile PoolMeter meter;
+  /** Made on the pool's first measured activity. */
+  private volatile PoolTally meter;
 
   /** Arrival times of this pool's queued timed tasks (ThreadPoolExecutor), made with the meter. */
   private volatile ArrivalTable pending;
+
+  /** The window over the tally (ticker only after it is made). */
+  private volatile TallyWindow window;
 
   /** Time one task in this many (set by the ticker from the arrival rate). */
   volatile int sampleEvery = 1;
@@ -102,12 +102,12 @@ final class PoolState {
     return meter != null || kind == Kind.TINE || kind == Kind.FORK_JOIN && threads.size() > 0;
   }
 
-  PoolMeter meter() {
-    PoolMeter m = meter;
+  PoolTally meter() {
+    PoolTally m = meter;
     return m != null ? m : createMeter();
   }
 
-  PoolMeter meterIfPresent() {
+  PoolTally meterIfPresent() {
     return meter;
   }
 
@@ -121,49 +121,52 @@ final class PoolState {
   }
 
   /**
-   * Takes what still reaches a terminated pool's meter in the instant it is frozen (rare races).
+   * Takes what still reaches a terminated pool's tally in the instant it is frozen (rare races).
    */
-  private static volatile PoolMeter sink;
+  private static final PoolTally SINK = new PoolTally();
 
-  private synchronized PoolMeter createMeter() {
-    if (frozen) {
-      PoolMeter s = sink;
-      if (s == null)
-        sink = s = PoolMeter.builder().name("tine-agent-sink").ownTicker(false).build();
-      return s;
-    }
+  private synchronized PoolTally createMeter() {
+    if (frozen) return SINK;
     if (meter == null) {
-      WeakReference<Object> r = ref;
-      PoolMeter.Gauges g =
-          switch (kind) {
-            case THREAD_POOL, SCHEDULED ->
-                PoolMeter.Gauges.of(
-                    () -> r.get() instanceof ThreadPoolExecutor p ? p.getPoolSize() : -1,
-                    () -> r.get() instanceof ThreadPoolExecutor p ? p.getQueue().size() : -1);
-            case FORK_JOIN ->
-                PoolMeter.Gauges.of(
-                    () -> r.get() instanceof ForkJoinPool p ? p.getPoolSize() : -1,
-                    () -> r.get() instanceof ForkJoinPool p ? p.getQueuedSubmissionCount() : -1);
-            case TINE -> PoolMeter.Gauges.of(() -> -1, () -> -1);
-          };
       pending =
           new ArrivalTable(rt.config.pendingCapacity()) {
             @Override
             protected void onExpunged(Entry e) {
               timedPending.decrementAndGet();
             }
+
+            @Override
+            protected boolean isWaiting(Object task) {
+              return queued(task);
+            }
           };
-      meter =
-          PoolMeter.builder()
-              .name("tine-agent-" + id)
-              .ownTicker(false)
-              .tick(rt.config.tick())
-              .window(rt.config.window())
-              .gauges(g)
-              .build();
+      PoolTally m = new PoolTally();
+      window = new TallyWindow(rt.config, System.nanoTime());
+      meter = m;
       rt.wakeTicker();
     }
     return meter;
+  }
+
+  /**
+   * Whether {@code task} is in the pool's queue now, compared by identity (the task's own {@code
+   * equals} is never called). Asked by the pending table only when a task arrives that still has an
+   * arrival on record: a task taken by a pool thread that was already waiting inside {@code
+   * getTask} when the agent arrived (whose return the agent did not see) leaves its arrival behind,
+   * and a server that reuses its task objects would then have every later wait matched one
+   * submission behind. Not queued means that arrival is stale.
+   */
+  private boolean queued(Object task) {
+    if (!(ref.get() instanceof ThreadPoolExecutor p)) return true;
+    try {
+      for (Object o : p.getQueue()) {
+        if (o == task) return true;
+      }
+      return false;
+    } catch (RuntimeException e) {
+      rt.failed(e);
+      return true; // keep the arrival: unknown is not stale
+    }
   }
 
   /** Whether to time the task arriving now. */
@@ -173,20 +176,14 @@ final class PoolState {
   }
 
   /**
-   * A recorder for the calling pool thread, within the agent's limits, or null (tasks then counted
-   * untimed).
+   * The tally the calling pool thread records into. Every thread of every pool is timed alike: the
+   * tally is shared, so a thread costs the pool no heap of its own (a frozen pool's threads get a
+   * sink). Never null.
    */
-  ThreadRecorder tryRecorder() {
-    if (recorders.incrementAndGet() > rt.config.maxTimedThreads()) {
-      recorders.decrementAndGet();
-      return null;
-    }
-    if (rt.recorders.incrementAndGet() > rt.config.maxRecorders()) {
-      rt.recorders.decrementAndGet();
-      recorders.decrementAndGet();
-      return null;
-    }
-    return meter().recorder();
+  PoolTally tryRecorder() {
+    recorders.incrementAndGet();
+    rt.recorders.incrementAndGet();
+    return meter();
   }
 
   void recorderGone() {
@@ -214,9 +211,7 @@ final class PoolState {
       // the application still holds it.
       return ++frozenTicks <= rt.config.terminatedTicks();
     }
-    for (ThreadRecorder r : threads.refresh()) {
-      recorderGone();
-    }
+    for (int gone = threads.refresh(); gone > 0; gone--) recorderGone();
     PoolFigures f = new PoolFigures();
     f.id = id;
     f.kind = kind.label;
@@ -242,36 +237,10 @@ final class PoolState {
         f.cpuTimeNanos >= 0 && cpuRing[oldest] >= 0 ? f.cpuTimeNanos - cpuRing[oldest] : -1;
     ringIndex = (ringIndex + 1) % ringNanos.length;
 
-    PoolMeter m = meter;
-    if (m != null) {
-      m.tick();
-      ExecutorSnapshot w = m.windowSnapshot();
-      ExecutorSnapshot t = m.snapshot();
-      f.arrivals = t.arrivals();
-      f.completed = t.completed();
-      f.rejected = t.rejected();
-      f.failed = t.failed();
-      f.windowSeconds = w.seconds();
-      f.windowArrivals = w.arrivals();
-      f.windowCompleted = w.completed();
-      f.windowRejected = w.rejected();
-      f.arrivalRate = w.arrivalRate();
-      f.retirementRate = w.retirementRate();
-      if (w.timedTasks() > 0) {
-        f.serviceMs = w.avgServiceMs();
-        f.waitMs = w.avgWaitMs();
-        f.responseMs = w.avgResponseMs();
-        f.waitP50Ms = w.p50WaitMs();
-        f.waitP90Ms = w.p90WaitMs();
-        f.waitP99Ms = w.p99WaitMs();
-        f.waitMaxMs = w.maxWaitMs();
-        f.serviceP50Ms = w.p50ServiceMs();
-        f.serviceP90Ms = w.p90ServiceMs();
-        f.serviceP99Ms = w.p99ServiceMs();
-        f.responseP99Ms = w.p99ResponseMs();
-        f.littlesL = w.littlesL();
-        f.deadTimeRatio = w.deadTimeRatio();
-      }
+    PoolTally m = meter;
+    TallyWindow win = window;
+    if (m != null && win != null) {
+      win.tick(m, now, f);
       int k =
           f.arrivalRate > rt.config.timedRate()
               ? (int) Math.ceil(f.arrivalRate / rt.config.timedRate())
@@ -314,6 +283,7 @@ final class PoolState {
     frozenRejected = last.rejected;
     close();
     meter = null;
+    window = null;
   }
 
   /** Reads the pool's public getters into {@code f}; returns whether it has terminated. */
@@ -446,11 +416,7 @@ final class PoolState {
 
   /** The agent stops: lets go of recorders and pending entries. */
   void close() {
-    for (ThreadRecorder r : threads.clear()) {
-      PoolMeter m = meter;
-      if (m != null) m.release(r);
-      recorderGone();
-    }
+    for (int held = threads.clear(); held > 0; held--) recorderGone();
     ArrivalTable t = pending;
     if (t != null) t.clear();
   }

@@ -46,7 +46,11 @@ final class PoolTransformer implements ClassFileTransformer {
             Advice.to(Advices.Execute.class)
                 .on(named("execute").and(takesArguments(Runnable.class))),
             Advice.to(Advices.Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
-            Advice.to(Advices.GetTask.class).on(named("getTask").and(takesNoArguments()))));
+            Advice.to(Advices.GetTask.class).on(named("getTask").and(takesNoArguments())),
+            Advice.to(Advices.BeforeExecute.class)
+                .on(named("beforeExecute").and(takesArguments(Thread.class, Runnable.class))),
+            Advice.to(Advices.AfterExecute.class)
+                .on(named("afterExecute").and(takesArguments(Runnable.class, Throwable.class)))));
     targets.put(
         "java/util/concurrent/ThreadPoolExecutor$Worker",
         Advice.to(Advices.WorkerRun.class).on(named("run").and(takesNoArguments())));

@@ -1,6 +1,5 @@
 package dev.tine.agent.core;
 
-import dev.tine.executor.ThreadRecorder;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.lang.ref.WeakReference;
@@ -28,7 +27,7 @@ final class ThreadSet {
     long lastCpu = -1;
 
     /** Its recorder, or null; guarded by the set's lock. */
-    ThreadRecorder recorder;
+    PoolTally recorder;
 
     boolean gone;
 
@@ -38,7 +37,16 @@ final class ThreadSet {
     }
   }
 
+  /**
+   * Threads followed at most per pool (about 120 bytes each): beyond, a pool thread is still timed
+   * and counted, but its CPU time and name are not read.
+   */
+  static final int MAX_MEMBERS = 256;
+
   private final Map<Long, Member> members = new HashMap<>();
+
+  /** Threads not followed because {@link #MAX_MEMBERS} were. */
+  int untracked;
 
   /**
    * Names of threads seen (live or not), the most recent last, at most NAMES: a pool keeps its name
@@ -61,7 +69,7 @@ final class ThreadSet {
    * Adds the calling thread (or returns it if present), with the CPU time it has used so far as its
    * start.
    */
-  synchronized Member join(Thread t, ThreadRecorder recorder) {
+  synchronized Member join(Thread t, PoolTally recorder) {
     Member m = members.get(t.threadId());
     if (m != null && m.thread.refersTo(t)) {
       if (m.recorder == null) m.recorder = recorder;
@@ -69,6 +77,10 @@ final class ThreadSet {
     }
     m = new Member(t);
     m.recorder = recorder;
+    if (members.size() >= MAX_MEMBERS) {
+      untracked++;
+      return m; // not kept: its CPU time and name are not counted (the pool's heap stays bounded)
+    }
     if (CPU && t == Thread.currentThread()) m.lastCpu = THREADS.getCurrentThreadCpuTime();
     members.put(m.tid, m);
     remember(t.getName());
@@ -78,7 +90,7 @@ final class ThreadSet {
   /** For threads found by the ticker (ForkJoinPool workers): adds it if absent. */
   synchronized void ensure(Thread t) {
     Member m = members.get(t.threadId());
-    if (m == null || !m.thread.refersTo(t)) {
+    if ((m == null || !m.thread.refersTo(t)) && members.size() < MAX_MEMBERS) {
       m = new Member(t);
       m.lastCpu = CPU ? THREADS.getThreadCpuTime(m.tid) : -1; // counts from now on
       members.put(m.tid, m);
@@ -90,7 +102,7 @@ final class ThreadSet {
    * The calling thread leaves the pool: counts its CPU time up to now and returns its recorder (for
    * the caller to release), or null.
    */
-  synchronized ThreadRecorder leave(Member m) {
+  synchronized PoolTally leave(Member m) {
     if (m.gone) return null;
     m.gone = true;
     members.remove(m.tid, m);
@@ -98,17 +110,17 @@ final class ThreadSet {
       long cpu = THREADS.getCurrentThreadCpuTime();
       if (cpu >= m.lastCpu) cpuNanos += cpu - m.lastCpu;
     }
-    ThreadRecorder r = m.recorder;
+    PoolTally r = m.recorder;
     m.recorder = null;
     return r;
   }
 
   /**
-   * Ticker: reads every live member's CPU time into the total, drops ended threads, and returns the
-   * recorders those held (the meter drops them itself; the caller only updates its counts).
+   * Ticker: reads every live member's CPU time into the total, drops ended threads, and returns how
+   * many of those recorded (the caller updates its counts).
    */
-  synchronized List<ThreadRecorder> refresh() {
-    List<ThreadRecorder> dropped = null;
+  synchronized int refresh() {
+    int dropped = 0;
     for (Iterator<Member> it = members.values().iterator(); it.hasNext(); ) {
       Member m = it.next();
       Thread t = m.thread.get();
@@ -116,8 +128,7 @@ final class ThreadSet {
         it.remove();
         m.gone = true;
         if (m.recorder != null) {
-          if (dropped == null) dropped = new ArrayList<>();
-          dropped.add(m.recorder);
+          dropped++;
           m.recorder = null;
         }
         continue;
@@ -135,7 +146,7 @@ final class ThreadSet {
         }
       }
     }
-    return dropped == null ? List.of() : dropped;
+    return dropped;
   }
 
   /** CPU time of the pool's threads so far (ns), or -1 if the JVM does not measure it. */
@@ -152,11 +163,11 @@ final class ThreadSet {
     return members.size();
   }
 
-  /** Every recorder held (the agent stops). */
-  synchronized List<ThreadRecorder> clear() {
-    List<ThreadRecorder> out = new ArrayList<>();
+  /** Forgets every thread (the agent stops); returns how many recorded. */
+  synchronized int clear() {
+    int out = 0;
     for (Member m : members.values()) {
-      if (m.recorder != null) out.add(m.recorder);
+      if (m.recorder != null) out++;
       m.recorder = null;
       m.gone = true;
     }

@@ -36,6 +36,18 @@ public interface AgentMXBean {
 
   String getConfiguration();
 
+  /** The sliding window the rates, times and percentiles cover (seconds). */
+  double getWindowSeconds();
+
+  /** How often the figures are refreshed (seconds). */
+  double getTickSeconds();
+
+  /** Pools measured at most (the agent's cap; {@link #getRefusedPools()} counts the others). */
+  int getMaxPools();
+
+  /** The Prometheus endpoint's URL, or "" when there is none. */
+  String getPrometheusUrl();
+
   /** Undoes the instrumentation, unregisters the MXBeans and stops the agent's thread. */
   void stop();
 }

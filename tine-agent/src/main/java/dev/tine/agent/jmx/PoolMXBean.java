@@ -74,6 +74,12 @@ public interface PoolMXBean {
 
   double getServiceP99Millis();
 
+  /** The longest queue wait in the window (ms). */
+  double getWaitMaxMillis();
+
+  /** The longest service time in the window (ms). */
+  double getServiceMaxMillis();
+
   /** Little's law over the window: retirement rate × (wait + service). */
   double getLittlesL();
 

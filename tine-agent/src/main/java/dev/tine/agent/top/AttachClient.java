@@ -5,6 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
+import dev.tine.agent.core.AgentConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,6 +14,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.TreeMap;
 import javax.management.Attribute;
 import javax.management.MBeanAttributeInfo;
@@ -72,11 +74,37 @@ public final class AttachClient implements AutoCloseable {
     return pid;
   }
 
+  /** What to do about the agent in the target. */
+  public enum Mode {
+    /** Read the agent if it runs there, load it otherwise. */
+    LOAD,
+    /** Read the agent if it runs there; never load it (to stop it, for instance). */
+    EXISTING
+  }
+
   /**
-   * Checks the target, loads the agent into it (if it is not running there already) and connects to
-   * its local JMX connector.
+   * Checks the target (a JVM of the same user, Java 21 or newer), connects to its local JMX
+   * connector (starting it if needed: the JDK's {@code ManagementAgent.start_local}, which loads no
+   * agent and works where dynamic agent loading is disabled), reads the agent there if it runs
+   * (started with {@code -javaagent:} or by an earlier {@code top}), and otherwise, in {@link
+   * Mode#LOAD}, checks the target's heap headroom and loads the agent.
    */
   public static AttachClient attach(long pid, Path agentJar, String agentOptions)
+      throws AttachProblem {
+    return attach(pid, agentJar, agentOptions, Mode.LOAD);
+  }
+
+  /**
+   * As {@link #attach(long, Path, String)}, loading the agent only in {@link Mode#LOAD}.
+   *
+   * @param pid the target JVM
+   * @param agentJar the agent jar to load if none runs there
+   * @param agentOptions the agent's options when loaded now, or null
+   * @param mode whether to load the agent where none runs
+   * @return a client connected to the agent
+   * @throws AttachProblem why not, for the user, with an exit status
+   */
+  public static AttachClient attach(long pid, Path agentJar, String agentOptions, Mode mode)
       throws AttachProblem {
     checkTarget(pid);
     long t0 = System.nanoTime();
@@ -94,34 +122,36 @@ public final class AttachClient implements AutoCloseable {
     } catch (IOException e) {
       throw new AttachProblem("cannot attach to pid " + pid + ": " + e.getMessage(), 1);
     }
-    String address;
     boolean loadedNow = false;
     long loadedAt = 0;
     JMXConnector c = null;
     try {
-      // Is the agent there already? Only if the JDK's local JMX connector runs (every top starts
-      // it)
-      // and shows the agent's MXBean; loading it again would print the JDK's dynamic-agent warning
-      // in
-      // the target again. Otherwise load it first, so it measures while the connector starts and we
-      // connect to it.
-      address =
+      // The target's version first, from its system properties (read over the attach socket:
+      // nothing runs in the target, nothing is printed there). The agent's classes need Java 21;
+      // loading them into an older JVM would fill its standard error with the JDK's complaints.
+      checkVersion(pid, vm.getSystemProperties());
+      String address =
           vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
-      if (address != null) {
-        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
-        if (!c.getMBeanServerConnection().isRegistered(name(AGENT))) {
-          vm.loadAgent(
-              agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
-          loadedNow = true;
-          loadedAt = System.nanoTime();
+      if (address == null) address = vm.startLocalManagementAgent();
+      c = JMXConnectorFactory.connect(new JMXServiceURL(address));
+      MBeanServerConnection mbs = c.getMBeanServerConnection();
+      if (!mbs.isRegistered(name(AGENT))) {
+        if (mode == Mode.EXISTING)
+          throw new AttachProblem("no tine agent runs in pid " + pid + " (nothing was loaded)", 0);
+        AgentConfig config;
+        try {
+          config = AgentConfig.parse(agentOptions);
+        } catch (IllegalArgumentException e) {
+          throw new AttachProblem("--agent-options: " + e.getMessage(), 2);
         }
-      } else {
+        checkHeadroom(pid, mbs, config);
         vm.loadAgent(
             agentJar.toAbsolutePath().toString(), agentOptions == null ? "" : agentOptions);
         loadedNow = true;
         loadedAt = System.nanoTime();
-        address = vm.startLocalManagementAgent();
-        c = JMXConnectorFactory.connect(new JMXServiceURL(address));
+        if (!mbs.isRegistered(name(AGENT)))
+          throw new AttachProblem(
+              "the agent did not start in pid " + pid + " (see its standard error)", 1);
       }
       AttachClient client =
           new AttachClient(
@@ -138,10 +168,10 @@ public final class AttachClient implements AutoCloseable {
           m.contains("Dynamic agent loading")
               ? "pid "
                   + pid
-                  + " refuses agents loaded at run time: start it with -XX:+EnableDynamicAgentLoading"
-                  + " (or with -javaagent:"
+                  + " refuses agents loaded at run time: start it with -javaagent:"
                   + agentJar
-                  + ")"
+                  + " (the production way; tine top then reads that agent), or with"
+                  + " -XX:+EnableDynamicAgentLoading"
               : "pid " + pid + " could not load " + agentJar + ": " + m,
           1);
     } catch (AgentInitializationException e) {
@@ -172,6 +202,50 @@ public final class AttachClient implements AutoCloseable {
         // the connection is gone either way
       }
     }
+  }
+
+  /** The oldest Java the agent's classes run on. */
+  static final int MIN_JAVA = 21;
+
+  /** Refuses a target older than {@link #MIN_JAVA}, from its system properties. */
+  static void checkVersion(long pid, Properties props) throws AttachProblem {
+    String spec = props.getProperty("java.specification.version", "");
+    int feature = feature(spec);
+    if (feature < 0 || feature >= MIN_JAVA) return; // unknown: let the JVM decide
+    throw new AttachProblem(
+        "pid "
+            + pid
+            + " runs Java "
+            + spec
+            + "; the agent needs Java "
+            + MIN_JAVA
+            + " or newer (nothing was loaded)",
+        6);
+  }
+
+  static int feature(String spec) {
+    String s = spec.startsWith("1.") ? spec.substring(2) : spec;
+    int dot = s.indexOf('.');
+    try {
+      return Integer.parseInt(dot < 0 ? s : s.substring(0, dot));
+    } catch (NumberFormatException e) {
+      return -1;
+    }
+  }
+
+  /**
+   * Refuses to load the agent into a JVM whose heap could not hold it: the heap left after the last
+   * collection (the live data), less a tenth of the maximum as a margin, must hold the most the
+   * agent may take ({@link AgentConfig#maxHeapBytes()}: its own tables and every pool it may
+   * measure at its bound).
+   */
+  static void checkHeadroom(long pid, MBeanServerConnection mbs, AgentConfig config)
+      throws AttachProblem, IOException {
+    Headroom h = Headroom.read(mbs);
+    if (h == null) return; // no figures: nothing to judge by
+    long need = config.maxHeapBytes();
+    String why = h.refusal(need);
+    if (why != null) throw new AttachProblem("pid " + pid + ": not loading the agent: " + why, 6);
   }
 
   /** Refuses, with a clear message, a pid that is not a live JVM of the same user. */

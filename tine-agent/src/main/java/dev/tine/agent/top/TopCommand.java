@@ -23,18 +23,26 @@ import picocli.CommandLine.Spec;
     name = "top",
     mixinStandardHelpOptions = true,
     description = {
-      "Shows the thread pools of a running JVM (same user), refreshed like top:",
-      "threads, arrival rate λ, service time S, queue wait Wq (p50/p99), Little's",
-      "L = λ·(Wq+S), seed 004's dead time, rejections, the CPU of the pool's threads",
-      "and PoolSizeAdvisor's size; and the whole JVM's ΣL against its cores.",
+      "Shows the thread pools of a running JVM (same user), refreshed like top.",
       "",
-      "It loads tine-agent.jar into the target with the Attach API (the target's",
-      "code is not changed) and reads the agent's MXBeans over the target's local",
-      "JMX connector. Pools made before the agent arrived appear when they next",
-      "run a task. JDK 21+ prints a warning in the target when an agent is loaded",
-      "at run time: start it with -XX:+EnableDynamicAgentLoading to allow that",
-      "silently, or with -javaagent:tine-agent.jar. The agent stays loaded after",
-      "top exits (a later top starts at once); --stop-agent takes it out.",
+      "Columns: POOL, its name (the common prefix of its threads' names);",
+      "KIND; THREADS c/m/a = core size / maximum size (∞: unbounded) / threads",
+      "running a task now; λ/s, arrivals per second; S ms, mean service time;",
+      "Wq p50/p99 ms, queue wait percentiles; L = λ·(Wq+S), Little's law, the",
+      "mean tasks in the pool (queued and running); DEAD%, the share of a task's",
+      "time spent waiting; REJ, rejections; CPU%, the pool threads' CPU (100 =",
+      "one core); ADVICE (ADV), PoolSizeAdvisor's size for this load. Figures",
+      "cover the agent's window (5 s by default). Below the pools: the whole",
+      "JVM's ΣL against its cores. Fits the terminal (--width): under 110",
+      "columns KIND and CPU% go and ADVICE shrinks to the advised size.",
+      "",
+      "It reads the agent if the JVM runs one (-javaagent:tine-agent.jar, the",
+      "production way, which JEP 451 asks for: it works where loading agents at",
+      "run time is disabled), over the JDK's local JMX connector (started if",
+      "needed; that loads no agent). Otherwise it checks that the target runs",
+      "Java 21+ and has the heap headroom, and loads the agent with the Attach",
+      "API (JDK 21+ then prints a warning in the target; JEP 451 will disallow",
+      "it by default). The agent stays after top exits; --stop-agent ends it.",
       ""
     })
 public final class TopCommand implements Callable<Integer> {
@@ -64,6 +72,12 @@ public final class TopCommand implements Callable<Integer> {
   int count = -1;
 
   @Option(
+      names = "--width",
+      paramLabel = "COLUMNS",
+      description = "Fit the table to this many columns (default: the terminal's; none if piped).")
+  int width = -1;
+
+  @Option(
       names = "--all",
       description = "Also show the RMI/JMX pools that top's own connection uses.")
   boolean all;
@@ -78,7 +92,7 @@ public final class TopCommand implements Callable<Integer> {
       names = "--agent-options",
       paramLabel = "K=V,...",
       description =
-          "Options for the agent when it is loaded now (window, tick, maxTimedThreads, ...).")
+          "Options for the agent when it is loaded now (window, tick, maxPools, prometheus, ...).")
   String agentOptions;
 
   @Option(
@@ -107,7 +121,12 @@ public final class TopCommand implements Callable<Integer> {
     attachStart = t0;
     AttachClient client;
     try {
-      client = AttachClient.attach(pid, jar, agentOptions);
+      client =
+          AttachClient.attach(
+              pid,
+              jar,
+              agentOptions,
+              stopAgent ? AttachClient.Mode.EXISTING : AttachClient.Mode.LOAD);
     } catch (AttachClient.AttachProblem e) {
       err.println("tine top: " + e.getMessage());
       return e.exitCode;
@@ -119,6 +138,10 @@ public final class TopCommand implements Callable<Integer> {
         client.stopAgent();
         err.println("tine top: agent in pid " + pid + " stopped");
         return 0;
+      }
+      if (!client.loadedNow && !json && "premain".equals(client.agent().get("StartedBy"))) {
+        err.println(
+            "tine top: reading the agent pid " + pid + " started with -javaagent (none loaded)");
       }
       if (client.loadedNow && !json) {
         err.println(
@@ -133,14 +156,18 @@ public final class TopCommand implements Callable<Integer> {
       int shown = 0;
       long next = System.nanoTime();
       while (count < 0 || shown < count) {
-        if (shown == 0) waitForFirstFigures(client, client.agentReadyNanos);
+        if (shown == 0) {
+          if (once) waitForSettledWindow(client, err);
+          else waitForFirstFigures(client, client.agentReadyNanos);
+        }
         Map<String, Object> agent = client.agent();
         List<Map<String, Object>> pools = TopTable.visible(client.pools(), all);
         if (json) {
           out.println(Json.write(document(agent, pools)));
         } else {
           if (tty) out.print("\033[H\033[2J");
-          out.print(TopTable.render(pid, agent, pools, tty ? terminalWidth() : 0));
+          out.print(
+              TopTable.render(pid, agent, pools, width > 0 ? width : tty ? terminalWidth() : 0));
           if (!tty && count != 1) out.println();
         }
         out.flush();
@@ -181,12 +208,42 @@ public final class TopCommand implements Callable<Integer> {
     }
   }
 
+  /**
+   * {@code --once} shows one refresh, so it should be a settled one: wait until the agent has
+   * measured for a whole window (plus a tick), which an agent loaded long ago has already done.
+   */
+  private void waitForSettledWindow(AttachClient client, PrintWriter err)
+      throws IOException, InterruptedException {
+    Map<String, Object> a = client.agent();
+    double window = TopTable.num(a.get("WindowSeconds")), tick = TopTable.num(a.get("TickSeconds"));
+    if (Double.isNaN(window) || Double.isNaN(tick)) return;
+    double left = window + tick - TopTable.agentAgeSeconds(a);
+    if (left <= 0) return;
+    if (!json) {
+      err.printf(
+          java.util.Locale.ROOT,
+          "tine top: waiting %.1f s for the agent's first full %.0f s window%n",
+          left,
+          window);
+      err.flush();
+    }
+    // A full window has passed once the agent has ticked window/tick + 1 times.
+    long wanted = (long) Math.ceil(window / tick) + 1;
+    long deadline = System.nanoTime() + (long) ((left + 3 * tick) * 1e9);
+    while (System.nanoTime() < deadline
+        && client.agent().get("Ticks") instanceof Number n
+        && n.longValue() < wanted) {
+      Thread.sleep(100);
+    }
+  }
+
   private Map<String, Object> document(Map<String, Object> agent, List<Map<String, Object>> pools) {
     Map<String, Object> d = new LinkedHashMap<>();
     d.put("time", Instant.now().toString());
     d.put("pid", pid);
     d.put("attach_ms", attachMillis);
-    d.put("since_agent_loaded_ms", (System.nanoTime() - agentReady) / 1_000_000);
+    d.put("since_agent_loaded_ms", (long) (TopTable.agentAgeSeconds(agent) * 1000));
+    d.put("agent_started_by", agent.get("StartedBy"));
     d.put("since_attach_began_ms", (System.nanoTime() - attachStart) / 1_000_000);
     d.put("jvm", TopTable.jvm(agent, pools));
     List<Map<String, Object>> rs = new ArrayList<>();
@@ -195,12 +252,27 @@ public final class TopCommand implements Callable<Integer> {
     return d;
   }
 
+  /** $COLUMNS, else what {@code stty size} says of the terminal, else 80. */
   private static int terminalWidth() {
     String c = System.getenv("COLUMNS");
     try {
-      return c != null ? Integer.parseInt(c.trim()) : 160;
+      if (c != null) return Integer.parseInt(c.trim());
     } catch (NumberFormatException e) {
-      return 160;
+      // fall through
     }
+    try {
+      Process p =
+          new ProcessBuilder("sh", "-c", "stty size < /dev/tty").redirectErrorStream(true).start();
+      String outText = new String(p.getInputStream().readAllBytes()).trim();
+      if (p.waitFor() == 0) {
+        String[] rc = outText.split("\\s+");
+        if (rc.length == 2) return Integer.parseInt(rc[1]);
+      }
+    } catch (IOException | NumberFormatException e) {
+      // no terminal to ask
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return 80;
   }
 }

@@ -140,95 +140,193 @@ public final class TopTable {
     return s.length() <= n ? s : s.substring(0, n - 1) + "…";
   }
 
-  /** The table, as top would show it. */
+  /**
+   * How long the agent has run in the target.
+   *
+   * @param agent the agent's MXBean attributes
+   * @return seconds since the agent started, or NaN if unknown
+   */
+  public static double agentAgeSeconds(Map<String, Object> agent) {
+    double started = num(agent.get("StartedAtMillis"));
+    return Double.isNaN(started) ? Double.NaN : (System.currentTimeMillis() - started) / 1000.0;
+  }
+
+  /** Below this width the table drops KIND and CPU% and shows the advised size only. */
+  static final int WIDE = 110;
+
+  /**
+   * The table, as top would show it, fitted to {@code width} columns (0: no limit): below {@link
+   * #WIDE} columns a narrow layout that fits 80 columns.
+   */
   public static String render(
       long pid, Map<String, Object> agent, List<Map<String, Object>> pools, int width) {
+    boolean narrow = width > 0 && width < WIDE;
+    String nl = System.lineSeparator();
     StringBuilder sb = new StringBuilder();
     Map<String, Object> j = jvm(agent, pools);
-    sb.append(
+    double window = num(agent.get("WindowSeconds"));
+    if (Double.isNaN(window) && !pools.isEmpty()) window = num(pools.get(0).get("WindowSeconds"));
+    double age = agentAgeSeconds(agent);
+    String head =
         String.format(
             Locale.ROOT,
-            "tine top - pid %d - %d pools - window %ss - %s%n",
+            "tine top - pid %d - %d pools - window %ss - %s %s ago - %s",
             pid,
             pools.size(),
-            pools.isEmpty() ? "-" : f(num(pools.get(0).get("WindowSeconds")), 1),
-            java.time.LocalTime.now().withNano(0)));
-    sb.append(
-        String.format(
-            Locale.ROOT,
-            "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n",
-            "POOL",
-            "KIND",
-            "THREADS c/m/a",
-            "λ/s",
-            "S ms",
-            "Wq p50/p99 ms",
-            "L",
-            "DEAD%",
-            "REJ",
-            "CPU%",
-            "ADVICE"));
+            f(window, 1),
+            "premain".equals(agent.get("StartedBy")) ? "-javaagent" : "attached",
+            duration(age),
+            java.time.LocalTime.now().withNano(0));
+    sb.append(fit(head, width)).append(nl);
+    String fmt =
+        narrow
+            ? "%-18s %11s %7s %6s %11s %5s %5s %4s %4s"
+            : "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s";
+    if (narrow) {
+      sb.append(
+              String.format(
+                  Locale.ROOT,
+                  fmt,
+                  "POOL",
+                  "THR c/m/a",
+                  "λ/s",
+                  "S ms",
+                  "Wq p50/p99",
+                  "L",
+                  "DEAD%",
+                  "REJ",
+                  "ADV"))
+          .append(nl);
+    } else {
+      sb.append(
+              String.format(
+                  Locale.ROOT,
+                  fmt,
+                  "POOL",
+                  "KIND",
+                  "THREADS c/m/a",
+                  "λ/s",
+                  "S ms",
+                  "Wq p50/p99 ms",
+                  "L",
+                  "DEAD%",
+                  "REJ",
+                  "CPU%",
+                  "ADVICE"))
+          .append(nl);
+    }
     for (Map<String, Object> p : pools) {
       String threads = sizes(p);
       String wq = ms(num(p.get("WaitP50Millis"))) + "/" + ms(num(p.get("WaitP99Millis")));
       double dead = num(p.get("DeadTimeRatio"));
       int rec = (int) num(p.get("RecommendedSize"));
-      String advice = (rec > 0 ? rec + ": " : "") + p.get("Recommendation");
-      String line =
-          String.format(
-              Locale.ROOT,
-              "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s",
-              trunc(String.valueOf(p.get("Name")), 26),
-              kind(p.get("Kind")),
-              threads,
-              f(num(p.get("ArrivalRate")), 1),
-              ms(num(p.get("ServiceMillis"))),
-              wq,
-              f(num(p.get("LittlesL")), 2),
-              Double.isNaN(dead) ? "-" : f(100 * dead, 1),
-              String.valueOf(p.get("Rejected")),
-              f(num(p.get("CpuPercent")), 0),
-              advice);
-      sb.append(width > 0 ? trunc(line, width) : line).append(System.lineSeparator());
+      String line;
+      if (narrow) {
+        line =
+            String.format(
+                Locale.ROOT,
+                fmt,
+                trunc(String.valueOf(p.get("Name")), 18),
+                threads,
+                compact(num(p.get("ArrivalRate"))),
+                ms(num(p.get("ServiceMillis"))),
+                wq,
+                l(num(p.get("LittlesL"))),
+                Double.isNaN(dead) ? "-" : f(100 * dead, 1),
+                compact(num(p.get("Rejected"))),
+                rec > 0 ? Integer.toString(rec) : "-");
+      } else {
+        String advice = (rec > 0 ? rec + ": " : "") + p.get("Recommendation");
+        line =
+            String.format(
+                Locale.ROOT,
+                fmt,
+                trunc(String.valueOf(p.get("Name")), 26),
+                kind(p.get("Kind")),
+                threads,
+                f(num(p.get("ArrivalRate")), 1),
+                ms(num(p.get("ServiceMillis"))),
+                wq,
+                f(num(p.get("LittlesL")), 2),
+                Double.isNaN(dead) ? "-" : f(100 * dead, 1),
+                String.valueOf(p.get("Rejected")),
+                f(num(p.get("CpuPercent")), 0),
+                advice);
+      }
+      sb.append(fit(line, width)).append(nl);
     }
     if (pools.isEmpty()) {
       sb.append(
-              "(no pool has run a task since the agent arrived; pools made before it appear at their next task)")
-          .append(System.lineSeparator());
+              fit(
+                  "(no pool has run a task since the agent arrived; pools made before it appear at"
+                      + " their next task)",
+                  width))
+          .append(nl);
     }
     double sumL = (double) j.get("sum_littles_l");
     int cores = (int) j.get("processors");
     double load = (double) j.get("process_cpu_load");
-    sb.append(
+    String jvm =
         String.format(
             Locale.ROOT,
-            "%-26s %-4s %11s %9s %8s %15s %7s %6s %6s %6s  %s%n",
-            "JVM (all pools)",
-            "",
-            "",
-            "",
-            "",
-            "",
-            f(sumL, 2),
-            "",
-            "",
+            "JVM: ΣL = %.2f on %d cores = %.2f per core; pool threads' CPU %s%%; process CPU %s",
+            sumL,
+            cores,
+            cores > 0 ? sumL / cores : Double.NaN,
             f((double) j.get("pool_cpu_percent"), 0),
-            String.format(
-                Locale.ROOT,
-                "ΣL = %.2f on %d cores = %.2f per core; process CPU %s",
-                sumL,
-                cores,
-                cores > 0 ? sumL / cores : Double.NaN,
-                load < 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * load))));
+            load < 0 ? "-" : String.format(Locale.ROOT, "%.0f%%", 100 * load));
+    sb.append(fit(jvm, width)).append(nl);
+    Object refused = agent.get("RefusedPools");
+    if (refused instanceof Number r && r.intValue() > 0) {
+      sb.append(
+              fit(
+                  "pools not measured: "
+                      + r
+                      + " (cap reached: the agent measures at most "
+                      + agent.get("MaxPools")
+                      + " pools; agent option maxPools)",
+                  width))
+          .append(nl);
+    }
     Object failures = agent.get("Failures");
     if (failures instanceof Number n && n.longValue() > 0) {
-      sb.append("agent failures (swallowed, the application went on): ")
-          .append(n)
-          .append(", last: ")
-          .append(agent.get("LastFailure"))
-          .append(System.lineSeparator());
+      sb.append(
+              fit(
+                  "agent failures (swallowed, the application went on): "
+                      + n
+                      + ", last: "
+                      + agent.get("LastFailure"),
+                  width))
+          .append(nl);
     }
     return sb.toString();
+  }
+
+  private static String fit(String line, int width) {
+    return width > 0 ? trunc(line, width) : line;
+  }
+
+  /** 1234 → "1234", 12345 → "12.3k", 1234567 → "1.23M". */
+  static String compact(double d) {
+    if (Double.isNaN(d) || d < 0) return "-";
+    if (d < 10 && d != Math.rint(d)) return String.format(Locale.ROOT, "%.1f", d);
+    if (d < 10_000) return String.format(Locale.ROOT, "%.0f", d);
+    if (d < 1_000_000) return String.format(Locale.ROOT, "%.1fk", d / 1000);
+    return String.format(Locale.ROOT, "%.2fM", d / 1e6);
+  }
+
+  private static String l(double d) {
+    if (Double.isNaN(d)) return "-";
+    if (d < 10) return String.format(Locale.ROOT, "%.2f", d);
+    if (d < 100) return String.format(Locale.ROOT, "%.1f", d);
+    return String.format(Locale.ROOT, "%.0f", d);
+  }
+
+  private static String duration(double s) {
+    if (Double.isNaN(s)) return "?";
+    if (s < 120) return String.format(Locale.ROOT, "%.0fs", s);
+    if (s < 7200) return String.format(Locale.ROOT, "%.0fm", s / 60);
+    return String.format(Locale.ROOT, "%.1fh", s / 3600);
   }
 
   private static String sizes(Map<String, Object> p) {

@@ -12,10 +12,11 @@ class AgentConfigTest {
   void defaultsAndOverrides() {
     assertEquals(AgentConfig.DEFAULT, AgentConfig.parse(null));
     assertEquals(AgentConfig.DEFAULT, AgentConfig.parse(""));
-    AgentConfig c = AgentConfig.parse("window=3, maxTimedThreads=2,quiet=true,tick=500");
+    AgentConfig c = AgentConfig.parse("window=3, maxPools=2,quiet=true,tick=500,prometheus=9404");
     assertEquals(Duration.ofSeconds(3), c.window());
     assertEquals(Duration.ofMillis(500), c.tick());
-    assertEquals(2, c.maxTimedThreads());
+    assertEquals(2, c.maxPools());
+    assertEquals("127.0.0.1:9404", c.prometheus());
     assertTrue(c.quiet());
   }
 

@@ -118,6 +118,42 @@ class ArrivalTableTest {
   }
 
   @Test
+  void anArrivalWhoseStartWasMissedIsDroppedWhenTheTaskArrivesAgainUnqueued() {
+    // A pool thread that was inside getTask when the agent arrived takes a task without the agent
+    // seeing it: the arrival stays. A server reusing its task objects must not then be matched one
+    // submission behind: when the task arrives again and is not queued, the old arrival goes.
+    java.util.Set<Object> queued =
+        java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+    AtomicInteger dropped = new AtomicInteger();
+    ArrivalTable t =
+        new ArrivalTable(100) {
+          @Override
+          protected boolean isWaiting(Object task) {
+            return queued.contains(task);
+          }
+
+          @Override
+          protected void onExpunged(Entry e) {
+            dropped.incrementAndGet();
+          }
+        };
+    Touchy reused = new Touchy();
+    assertTrue(t.put(reused, 100, null)); // taken unseen: never removed
+    for (long a = 200; a <= 1000; a += 100) {
+      assertTrue(t.put(reused, a, null));
+      assertEquals(a, t.remove(reused), "matched to its own submission");
+    }
+    assertEquals(1, dropped.get(), "the stale arrival, once");
+    // Queued twice for real: both arrivals are kept, oldest first.
+    assertTrue(t.put(reused, 2000, null));
+    queued.add(reused);
+    assertTrue(t.put(reused, 2100, null));
+    assertEquals(2000, t.remove(reused));
+    assertEquals(2100, t.remove(reused));
+    assertEquals(1, dropped.get());
+  }
+
+  @Test
   void fullTableRefusesThenAcceptsAgainOnceEmptied() {
     ArrivalTable t = new ArrivalTable(64);
     List<Object> keep = new ArrayList<>();

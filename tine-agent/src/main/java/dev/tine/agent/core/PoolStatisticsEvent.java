@@ -1,0 +1,103 @@
+package dev.tine.agent.core;
+
+import jdk.jfr.Category;
+import jdk.jfr.Description;
+import jdk.jfr.Frequency;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.Percentage;
+import jdk.jfr.StackTrace;
+import jdk.jfr.Timespan;
+
+/**
+ * One pool's figures at one agent tick, for JDK Flight Recorder, named as {@code tine top} and the
+ * Prometheus endpoint name the pool. Emitted by the ticker only while a recording enables it; the
+ * class is not even loaded until JFR has initialized in the JVM.
+ */
+@Name(PoolStatisticsEvent.NAME)
+@Category({"Tine", "Agent"})
+@Label("Pool Statistics (agent)")
+@Description(
+    "A pool measured by tine-agent: arrival rate, service and queue-wait times, Little's L"
+        + " and dead-time ratio over the agent's window, with the pool's sizes")
+@StackTrace(false)
+final class PoolStatisticsEvent extends jdk.jfr.Event {
+  static final String NAME = "dev.tine.agent.PoolStatistics";
+
+  @Label("Pool")
+  @Description("The pool's name, as tine top shows it")
+  String pool;
+
+  @Label("Kind")
+  String kind;
+
+  @Label("Window")
+  @Timespan(Timespan.NANOSECONDS)
+  long window;
+
+  @Label("Arrival Rate")
+  @Frequency
+  double arrivalRate;
+
+  @Label("Completion Rate")
+  @Frequency
+  double completionRate;
+
+  @Label("Service Time")
+  @Timespan(Timespan.NANOSECONDS)
+  long serviceTime;
+
+  @Label("Queue Wait")
+  @Timespan(Timespan.NANOSECONDS)
+  long queueWait;
+
+  @Label("Queue Wait p99")
+  @Timespan(Timespan.NANOSECONDS)
+  long queueWaitP99;
+
+  @Label("Little's L")
+  @Description("λ·(Wq + S): mean tasks in the pool, queued and running")
+  double littlesL;
+
+  @Label("Dead-Time Ratio")
+  @Percentage
+  double deadTimeRatio;
+
+  @Label("Rejected")
+  @Description("Tasks rejected in the window")
+  long rejected;
+
+  @Label("Pool Size")
+  int poolSize;
+
+  @Label("Queue Length")
+  int queueLength;
+
+  @Label("Recommended Size")
+  int recommendedSize;
+
+  /** Emits {@code f} if a recording enables the event. */
+  static void emit(PoolFigures f) {
+    PoolStatisticsEvent e = new PoolStatisticsEvent();
+    if (!e.isEnabled()) return;
+    e.pool = f.name;
+    e.kind = f.kind;
+    e.window = (long) (f.windowSeconds * 1e9);
+    e.arrivalRate = f.arrivalRate;
+    e.completionRate = f.retirementRate;
+    e.serviceTime = nanos(f.serviceMs);
+    e.queueWait = nanos(f.waitMs);
+    e.queueWaitP99 = nanos(f.waitP99Ms);
+    e.littlesL = f.littlesL;
+    e.deadTimeRatio = f.deadTimeRatio;
+    e.rejected = f.windowRejected;
+    e.poolSize = f.poolSize;
+    e.queueLength = f.queueLength;
+    e.recommendedSize = f.recommendedSize;
+    e.commit();
+  }
+
+  private static long nanos(double ms) {
+    return Double.isNaN(ms) ? Long.MIN_VALUE : (long) (ms * 1e6);
+  }
+}
