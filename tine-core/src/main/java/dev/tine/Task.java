@@ -177,7 +177,7 @@ public abstract class Task<V> implements Future<V> {
    */
   public final V invoke() {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      return WorkStealingPool.commonPool().invoke(this);
+      return WorkStealingPool.commonPool().invokeTask(this);
     }
     int s = doExec(w);
     if (s >= 0) {
@@ -196,7 +196,7 @@ public abstract class Task<V> implements Future<V> {
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invoke(new InvokeAllTask(new Task<?>[] {a, b}));
+      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(new Task<?>[] {a, b}));
       return;
     }
     int sa, sb;
@@ -236,7 +236,7 @@ public abstract class Task<V> implements Future<V> {
       return;
     }
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invoke(new InvokeAllTask(tasks.clone()));
+      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(tasks.clone()));
       return;
     }
     try {

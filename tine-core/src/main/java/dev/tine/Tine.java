@@ -163,7 +163,7 @@ public final class Tine {
       Supplier<? extends B> b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      return WorkStealingPool.commonPool().invoke(Task.of(() -> join(a, b, combine)));
+      return WorkStealingPool.commonPool().invokeTask(Task.of(() -> join(a, b, combine)));
     }
     if (!w.latentForks) {
       return joinEagerly(w, a, b, combine);
@@ -339,7 +339,7 @@ public final class Tine {
   }
 
   private static long outside(LongSupplier s) {
-    return WorkStealingPool.commonPool().invoke(Task.of(s::getAsLong));
+    return WorkStealingPool.commonPool().invokeTask(Task.of(s::getAsLong));
   }
 
   /** The first half threw: drop the second half if still latent, else wait for it quietly. */

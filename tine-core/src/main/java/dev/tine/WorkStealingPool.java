@@ -233,13 +233,27 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * Runs {@code task} in this pool and returns its result; from a worker of this pool, runs it in
-   * place. Exceptions are reported as by {@link Task#join()}.
+   * place. Exceptions are reported as by {@link Task#join()}, except a checked exception thrown
+   * sneakily, which arrives as the cause of a {@link RuntimeException}: what the JDK's {@code
+   * ForkJoinPool.invoke} does (its {@code join} and {@code Task.invoke} rethrow it as itself, as
+   * Tine's do).
    *
    * @param <V> the task's result type
    * @param task the task
    * @return its result
    */
   public <V> V invoke(Task<V> task) {
+    try {
+      return invokeTask(task);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable e) { // a checked exception thrown sneakily
+      throw new RuntimeException(e);
+    }
+  }
+
+  /** {@link #invoke(Task)} without its wrapping: for joins that enter the common pool. */
+  <V> V invokeTask(Task<V> task) {
     Objects.requireNonNull(task, "task");
     if (Thread.currentThread() instanceof Worker w && w.pool == this) {
       return task.invoke();
@@ -261,7 +275,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   public <R> R invoke(Function<Scope, ? extends R> body) {
     Objects.requireNonNull(body, "body");
-    return invoke(Task.of(() -> body.apply(((Worker) Thread.currentThread()).scope)));
+    return invokeTask(Task.of(() -> body.apply(((Worker) Thread.currentThread()).scope)));
   }
 
   /**

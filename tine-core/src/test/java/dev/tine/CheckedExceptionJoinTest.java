@@ -329,7 +329,10 @@ class CheckedExceptionJoinTest {
     return Stream.of(Arguments.of(false), Arguments.of(true));
   }
 
-  /** Outside a pool: invoke and join hand the task to a worker; the exception arrives as itself. */
+  /**
+   * Outside a pool: invoke and join hand the task to a worker; the exception arrives as itself,
+   * except that the pool's own {@code invoke} wraps it as the JDK's does (next test).
+   */
   @Test
   void invokeAndJoinFromOutsideRethrowTheSameObject() throws Exception {
     IOException io = new IOException("outside");
@@ -337,12 +340,13 @@ class CheckedExceptionJoinTest {
       assertSame(
           io,
           assertThrows(
-              IOException.class,
-              () ->
-                  pool.invoke(
-                      Task.of(() -> {
-                        throw CheckedExceptionJoinTest.<RuntimeException>sneaky(io);
-                      }))));
+                  RuntimeException.class,
+                  () ->
+                      pool.invoke(
+                          Task.of(() -> {
+                            throw CheckedExceptionJoinTest.<RuntimeException>sneaky(io);
+                          })))
+              .getCause());
       assertSame(
           io,
           assertThrows(
@@ -456,6 +460,66 @@ class CheckedExceptionJoinTest {
       return f.get(BOUND_S, TimeUnit.SECONDS);
     } catch (TimeoutException e) {
       throw new AssertionError("did not return within " + BOUND_S + " s", e);
+    }
+  }
+
+  /**
+   * The pool's own {@code invoke}: the JDK's {@code ForkJoinPool.invoke} wraps a sneaky checked
+   * exception in a {@code RuntimeException} (its {@code join} and {@code ForkJoinTask.invoke} do
+   * not), from outside the pool and from one of its workers; Tine's {@code WorkStealingPool.invoke}
+   * does the same. Found by the differential fuzzer (Tine rethrew it as itself).
+   */
+  @Test
+  void poolInvokeWrapsACheckedExceptionAsTheJdksDoes() throws Exception {
+    IOException thrown = new IOException("from compute");
+    ForkJoinPool jdk = new ForkJoinPool(2);
+    try (WorkStealingPool tine = WorkStealingPool.builder().parallelism(2).build()) {
+      RuntimeException jdkOutside =
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  jdk.invoke(
+                      new RecursiveTask<Integer>() {
+                        @Override
+                        protected Integer compute() {
+                          throw sneaky(thrown);
+                        }
+                      }));
+      RuntimeException tineOutside =
+          assertThrows(
+              RuntimeException.class,
+              () ->
+                  tine.invoke(
+                      Task.<Integer>of(() -> {
+                        throw sneaky(thrown);
+                      })));
+      // The JDK's cause is a copy made in the invoking thread (same class); Tine's is the object.
+      assertEquals(RuntimeException.class, jdkOutside.getClass());
+      assertEquals(IOException.class, jdkOutside.getCause().getClass());
+      assertEquals(RuntimeException.class, tineOutside.getClass());
+      assertSame(thrown, tineOutside.getCause());
+      Throwable tineInside =
+          tine.submit(
+                  (Callable<Throwable>)
+                      () -> {
+                        try {
+                          tine.invoke(
+                              Task.<Integer>of(() -> {
+                                throw sneaky(thrown);
+                              }));
+                          return null;
+                        } catch (Throwable e) {
+                          return e;
+                        }
+                      })
+              .get(BOUND_S, TimeUnit.SECONDS);
+      assertEquals(RuntimeException.class, tineInside.getClass());
+      assertSame(thrown, tineInside.getCause());
+      // Task.invoke and join are joins: the object itself, on both.
+      assertSame(
+          thrown, assertThrows(IOException.class, () -> Task.of(() -> sneaky(thrown)).invoke()));
+    } finally {
+      jdk.shutdownNow();
     }
   }
 }
