@@ -57,6 +57,8 @@ import javax.management.ObjectName;
  *   <tr><td>{@link Promotion}</td><td>latent forks moved to the deque (oldest first, when the
  *       deque is empty or someone is hungry); primitive joins taking theirs back</td></tr>
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
+ *   <tr><td>{@link StallWatch}</td><td>one thread per JVM: a spare for a pool whose workers
+ *       are all parked while work waits</td></tr>
  *   <tr><td>{@link Task}, {@link Tine}, {@link Scope}, {@code Ranges}</td><td>the fork/join APIs</td></tr>
  *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
  *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
