@@ -84,6 +84,7 @@ final class PoolTransformer implements ClassFileTransformer {
     if (w == null) return null;
     try {
       rt.readBridge(module);
+      StackTraceRepair.record(className, bytes);
       String name = className.replace('/', '.');
       ClassFileLocator locator =
           new ClassFileLocator.Compound(
