@@ -75,10 +75,10 @@ public final class TineBridge {
 
   /**
    * Called on every stack trace the JDK builds ({@code StackTraceElement.of}, exit). A frame of a
-   * method that was already running when its class was redefined (a pool thread's {@code
-   * runWorker} at attach, or at stop) has its line number but no file name: the JVM reads the file
-   * name through the class's current constant pool, and gives up for an older version. Puts back
-   * the name the class file had, so the trace reads as it would without the agent.
+   * method that was already running when its class was redefined (a pool thread's {@code runWorker}
+   * at attach, or at stop) has its line number but no file name: the JVM reads the file name
+   * through the class's current constant pool, and gives up for an older version. Puts back the
+   * name the class file had, so the trace reads as it would without the agent.
    */
   public static void restoreSourceFiles(StackTraceElement[] trace) {
     BiConsumer<StackTraceElement, String> set = setFileName;
@@ -93,8 +93,8 @@ public final class TineBridge {
   /**
    * {@link #restoreSourceFiles} for one {@code StackWalker} frame's element. For such a frame the
    * JVM drops the line number too; while the agent runs, every such frame runs the bytecode the
-   * class file had (the one retransformation that redefined it under that frame), so the line
-   * comes from that class file's table at the frame's bytecode index.
+   * class file had (the one retransformation that redefined it under that frame), so the line comes
+   * from that class file's table at the frame's bytecode index.
    */
   public static void restoreSourceFile(StackTraceElement e, Object frame) {
     BiConsumer<StackTraceElement, String> set = setFileName;

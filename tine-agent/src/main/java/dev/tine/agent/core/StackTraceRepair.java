@@ -45,14 +45,14 @@ final class StackTraceRepair implements ClassFileTransformer {
 
   private final AsmVisitorWrapper advice =
       new AsmVisitorWrapper.Compound(
-          Advice.to(OfArray.class)
-              .on(named("of").and(takesArguments(StackTraceElement[].class))),
+          Advice.to(OfArray.class).on(named("of").and(takesArguments(StackTraceElement[].class))),
           Advice.to(OfFrame.class)
               .on(
                   named("of")
                       .and(takesArguments(1))
-                      .and(net.bytebuddy.matcher.ElementMatchers.not(
-                          takesArguments(StackTraceElement[].class)))));
+                      .and(
+                          net.bytebuddy.matcher.ElementMatchers.not(
+                              takesArguments(StackTraceElement[].class)))));
 
   static final class OfArray {
     @Advice.OnMethodExit(suppress = Throwable.class)
