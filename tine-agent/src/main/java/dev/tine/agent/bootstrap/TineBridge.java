@@ -281,4 +281,78 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Executor families
+
+  public static void famCreated(int fam, Object pool) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famCreated(fam, pool);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famArrive(int fam, Object pool, Object task, Object detail) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famArrive(fam, pool, task, detail);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famReject(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famReject(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famStart(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famStart(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famEnd(int fam, Object pool, Object detail, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famEnd(fam, pool, detail, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famThread(
+      int fam, Object pool, Object firstTask, boolean starting, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famThread(fam, pool, firstTask, starting, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famBind(int fam, Object pool) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famBind(fam, pool);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

@@ -160,7 +160,7 @@ final class JmxExporter {
 
     @Override
     public String getKind() {
-      return st.kind.label;
+      return st.kindLabel();
     }
 
     @Override
