@@ -345,14 +345,4 @@ public final class TineBridge {
       failed(t);
     }
   }
-
-  public static void famBind(int fam, Object pool) {
-    TineHooks h = hooks;
-    if (h == null) return;
-    try {
-      h.famBind(fam, pool);
-    } catch (Throwable t) {
-      failed(t);
-    }
-  }
 }

@@ -89,7 +89,4 @@ public interface TineHooks {
 
   /** A pool thread starts (with {@code firstTask}, or null) or ends ({@code thrown} or null). */
   void famThread(int fam, Object pool, Object firstTask, boolean starting, Throwable thrown);
-
-  /** The calling thread works for {@code pool} (bound until it works for another). */
-  void famBind(int fam, Object pool);
 }

@@ -386,11 +386,10 @@ final class AgentHooks implements TineHooks {
       begin(s, task, timed ? arrival : PoolMeter.UNTIMED);
       return;
     }
-    // A server never queues one task object twice at once (it reuses them one use at a time): an
-    // entry still there is a use whose start was not seen (a thread that took it in a getTask
-    // entered before the attach). Matching the new start to it would date every later use back
-    // by one submission.
-    while (st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT) {
+    // See Family.queuesOnceAtATime: an entry still there is a use whose start was not seen.
+    while (st.family.queuesOnceAtATime
+        && st.timedPending.get() > 0
+        && st.pending().remove(task) != ArrivalTable.ABSENT) {
       st.timedPending.decrementAndGet();
     }
     if (!timed) {
@@ -461,13 +460,5 @@ final class AgentHooks implements TineHooks {
     if (s.running) finish(s, thrown != null);
     unbind(s);
     slots.remove();
-  }
-
-  @Override
-  public void famBind(int fam, Object pool) {
-    Slot s = slots.get();
-    if (s != null && s.st != null && s.st.ref.refersTo(Families.of(fam).poolOf(pool))) return;
-    PoolState st = famState(fam, pool);
-    if (st != null) bind(st);
   }
 }

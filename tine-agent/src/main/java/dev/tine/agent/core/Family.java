@@ -37,11 +37,25 @@ abstract class Family {
    */
   final boolean startsOnlyIfArrived;
 
-  Family(int id, String label, String setting, boolean startsOnlyIfArrived) {
+  /**
+   * Whether the server queues a task object once at a time (it reuses them, one use after another).
+   * Then an arrival replaces an entry the same object still has: a use whose start was not seen (a
+   * thread that took it in a method entered before the attach), which would otherwise date every
+   * later use back by one submission.
+   */
+  final boolean queuesOnceAtATime;
+
+  Family(
+      int id,
+      String label,
+      String setting,
+      boolean startsOnlyIfArrived,
+      boolean queuesOnceAtATime) {
     this.id = id;
     this.label = label;
     this.setting = setting;
     this.startsOnlyIfArrived = startsOnlyIfArrived;
+    this.queuesOnceAtATime = queuesOnceAtATime;
   }
 
   /** Internal class name → the advice for it. */

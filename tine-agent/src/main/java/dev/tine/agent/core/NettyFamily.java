@@ -32,7 +32,7 @@ final class NettyFamily extends Family {
   private static final String AEE = "io/netty/util/concurrent/AbstractEventExecutor";
 
   NettyFamily() {
-    super(ID, "Netty", "nThreads", true);
+    super(ID, "Netty", "nThreads", true, false);
   }
 
   @Override
@@ -42,8 +42,7 @@ final class NettyFamily extends Family {
         new AsmVisitorWrapper.Compound(
             Advice.to(Execute.class)
                 .on(named("execute").and(takesArguments(Runnable.class, boolean.class))),
-            Advice.to(Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
-            Advice.to(Bind.class).on(named("runAllTasks").or(named("takeTask")))),
+            Advice.to(Reject.class).on(named("reject").and(takesArguments(Runnable.class)))),
         AEE,
         Advice.to(RunTask.class).on(named("runTask").and(takesArguments(Runnable.class))));
   }
@@ -71,9 +70,38 @@ final class NettyFamily extends Family {
         }
       };
 
-  /** The executor's group, or the executor itself if it has none. */
+  /** {@code ThreadExecutorMap.currentExecutor()} of the Netty that defines a class. */
+  private static final ClassValue<MethodHandle> CURRENT =
+      new ClassValue<>() {
+        @Override
+        protected MethodHandle computeValue(Class<?> c) {
+          try {
+            ClassLoader l = c.getClassLoader();
+            Class<?> map = Class.forName("io.netty.util.internal.ThreadExecutorMap", false, l);
+            Class<?> ee = Class.forName("io.netty.util.concurrent.EventExecutor", false, l);
+            return MethodHandles.publicLookup()
+                .findStatic(map, "currentExecutor", MethodType.methodType(ee))
+                .asType(MethodType.methodType(Object.class));
+          } catch (ReflectiveOperationException e) {
+            return null;
+          }
+        }
+      };
+
+  /**
+   * The executor's group, or the executor itself if it has none; given a Netty class (from {@code
+   * runTask}), that of the executor the calling thread runs.
+   */
   @Override
   Object poolOf(Object executor) {
+    if (executor instanceof Class<?> netty) {
+      MethodHandle h = CURRENT.get(netty);
+      try {
+        executor = h == null ? null : h.invokeExact();
+      } catch (Throwable t) {
+        return null;
+      }
+    }
     if (executor == null) return null;
     MethodHandle h = PARENT.get(executor.getClass());
     if (h == null) return executor;
@@ -138,18 +166,14 @@ final class NettyFamily extends Family {
     }
   }
 
-  static final class Bind {
-    @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.This Object executor) {
-      TineBridge.famBind(ID, executor);
-    }
-  }
-
-  /** {@code static runTask(Runnable)}: the pool is the one the thread is bound to. */
+  /**
+   * {@code static runTask(Runnable)}: passes its class, through which {@link #poolOf} finds the
+   * executor the calling thread runs ({@code ThreadExecutorMap.currentExecutor()}).
+   */
   static final class RunTask {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(0) Object task) {
-      TineBridge.famStart(ID, null, task);
+    static void enter(@Advice.Origin Class<?> netty, @Advice.Argument(0) Object task) {
+      TineBridge.famStart(ID, netty, task);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)

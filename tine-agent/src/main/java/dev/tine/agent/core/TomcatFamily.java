@@ -34,7 +34,7 @@ final class TomcatFamily extends Family {
   private static final String POOL = "org/apache/tomcat/util/threads/ThreadPoolExecutor";
 
   TomcatFamily() {
-    super(ID, "Tomcat", "maxThreads", false);
+    super(ID, "Tomcat", "maxThreads", false, true);
   }
 
   @Override
