@@ -345,4 +345,14 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  public static void famEvent(int fam, Object pool, Object detail) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famEvent(fam, pool, detail);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

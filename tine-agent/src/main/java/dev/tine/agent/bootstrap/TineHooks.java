@@ -89,4 +89,7 @@ public interface TineHooks {
 
   /** A pool thread starts (with {@code firstTask}, or null) or ends ({@code thrown} or null). */
   void famThread(int fam, Object pool, Object firstTask, boolean starting, Throwable thrown);
+
+  /** Something else family {@code fam} counts (what, in {@code detail}). */
+  void famEvent(int fam, Object pool, Object detail);
 }

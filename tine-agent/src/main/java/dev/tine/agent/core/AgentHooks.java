@@ -268,6 +268,8 @@ final class AgentHooks implements TineHooks {
    * doExec} that a task came from outside, so completions stay exact under sampling.
    */
   private void external(Object pool, Object task) {
+    // the virtual-thread scheduler is measured as virtual threads' carrier pool, not here
+    if (((VirtualThreadFamily) Families.of(VirtualThreadFamily.ID)).isScheduler(pool)) return;
     PoolState st = reg.getOrCreate(pool, Kind.FORK_JOIN);
     if (st == null) return;
     if (st.frozen) {
@@ -377,6 +379,13 @@ final class AgentHooks implements TineHooks {
       st.lateArrivals.increment();
       return;
     }
+    if (st.family.repeat == Family.Repeat.SAME && st.timedPending.get() > 0) {
+      long earlier = st.pending().remove(task);
+      if (earlier != ArrivalTable.ABSENT) {
+        if (!st.pending().put(task, earlier, st)) st.timedPending.decrementAndGet();
+        return; // already counted, at its first point
+      }
+    }
     long arrival = st.meter().arrive();
     boolean timed = arrival != PoolMeter.UNTIMED && st.timeThis();
     if (st.family.startsHere(detail)) {
@@ -386,8 +395,8 @@ final class AgentHooks implements TineHooks {
       begin(s, task, timed ? arrival : PoolMeter.UNTIMED);
       return;
     }
-    // See Family.queuesOnceAtATime: an entry still there is a use whose start was not seen.
-    while (st.family.queuesOnceAtATime
+    // See Family.Repeat.STALE: an entry still there is a use whose start was not seen.
+    while (st.family.repeat == Family.Repeat.STALE
         && st.timedPending.get() > 0
         && st.pending().remove(task) != ArrivalTable.ABSENT) {
       st.timedPending.decrementAndGet();
@@ -460,5 +469,11 @@ final class AgentHooks implements TineHooks {
     if (s.running) finish(s, thrown != null);
     unbind(s);
     slots.remove();
+  }
+
+  @Override
+  public void famEvent(int fam, Object pool, Object detail) {
+    Family f = Families.of(fam);
+    if (f != null) f.event(f.poolOf(pool), detail);
   }
 }

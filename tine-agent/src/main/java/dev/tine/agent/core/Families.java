@@ -5,7 +5,12 @@ final class Families {
   private Families() {}
 
   static final Family[] ALL = {
-    null, new TomcatFamily(), new JettyFamily(), new UndertowFamily(), new NettyFamily()
+    null,
+    new TomcatFamily(),
+    new JettyFamily(),
+    new UndertowFamily(),
+    new NettyFamily(),
+    new VirtualThreadFamily()
   };
 
   static Family of(int id) {

@@ -37,26 +37,34 @@ abstract class Family {
    */
   final boolean startsOnlyIfArrived;
 
-  /**
-   * Whether the server queues a task object once at a time (it reuses them, one use after another).
-   * Then an arrival replaces an entry the same object still has: a use whose start was not seen (a
-   * thread that took it in a method entered before the attach), which would otherwise date every
-   * later use back by one submission.
-   */
-  final boolean queuesOnceAtATime;
+  /** What a second arrival of a task object that still has an entry means. */
+  enum Repeat {
+    /** It is queued again (Netty queues a handler context's task several times): both wait. */
+    QUEUED,
+    /**
+     * The server queues a task object once at a time (it reuses them, one use after another): the
+     * old entry is a use whose start was not seen (a thread that took it in a method entered before
+     * the attach), which would otherwise date every later use back by one submission. Replaced.
+     */
+    STALE,
+    /**
+     * The same submission reaching a second point (a virtual thread's lazy submit): not counted.
+     */
+    SAME
+  }
 
-  Family(
-      int id,
-      String label,
-      String setting,
-      boolean startsOnlyIfArrived,
-      boolean queuesOnceAtATime) {
+  final Repeat repeat;
+
+  Family(int id, String label, String setting, boolean startsOnlyIfArrived, Repeat repeat) {
     this.id = id;
     this.label = label;
     this.setting = setting;
     this.startsOnlyIfArrived = startsOnlyIfArrived;
-    this.queuesOnceAtATime = queuesOnceAtATime;
+    this.repeat = repeat;
   }
+
+  /** Something else the family counts ({@code TineBridge.famEvent}); nothing by default. */
+  void event(Object pool, Object detail) {}
 
   /** Internal class name → the advice for it. */
   abstract Map<String, AsmVisitorWrapper> advice();

@@ -37,7 +37,7 @@ final class JettyFamily extends Family {
   static final int PRODUCE_EXECUTE_CONSUME = 2, EXECUTE_PRODUCE_CONSUME = 3;
 
   JettyFamily() {
-    super(ID, "Jetty", "maxThreads", true, true);
+    super(ID, "Jetty", "maxThreads", true, Repeat.STALE);
   }
 
   @Override

@@ -32,7 +32,7 @@ final class NettyFamily extends Family {
   private static final String AEE = "io/netty/util/concurrent/AbstractEventExecutor";
 
   NettyFamily() {
-    super(ID, "Netty", "nThreads", true, false);
+    super(ID, "Netty", "nThreads", true, Repeat.QUEUED);
   }
 
   @Override

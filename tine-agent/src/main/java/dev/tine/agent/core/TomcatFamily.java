@@ -34,7 +34,7 @@ final class TomcatFamily extends Family {
   private static final String POOL = "org/apache/tomcat/util/threads/ThreadPoolExecutor";
 
   TomcatFamily() {
-    super(ID, "Tomcat", "maxThreads", false, true);
+    super(ID, "Tomcat", "maxThreads", false, Repeat.STALE);
   }
 
   @Override

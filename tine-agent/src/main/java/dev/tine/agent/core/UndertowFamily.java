@@ -25,7 +25,7 @@ final class UndertowFamily extends Family {
   private static final String EQE = "org/jboss/threads/EnhancedQueueExecutor";
 
   UndertowFamily() {
-    super(ID, "EnhancedQueueExecutor", "workerThreads", false, true);
+    super(ID, "EnhancedQueueExecutor", "workerThreads", false, Repeat.STALE);
   }
 
   @Override

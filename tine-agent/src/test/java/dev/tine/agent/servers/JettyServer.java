@@ -4,6 +4,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -81,7 +82,11 @@ public final class JettyServer {
   }
 
   public static void main(String[] args) throws Exception {
-    Server server = new Server(new LoggedPool(Integer.parseInt(args[0])));
+    LoggedPool pool = new LoggedPool(Integer.parseInt(args[0]));
+    boolean virtual = args.length > 1 && args[1].equals("virtual");
+    // Jetty runs each blocking task (each request) on a new virtual thread
+    if (virtual) pool.setVirtualThreadsExecutor(Executors.newVirtualThreadPerTaskExecutor());
+    Server server = new Server(pool);
     ServerConnector c = new ServerConnector(server);
     c.setHost("127.0.0.1");
     c.setPort(0);
@@ -91,6 +96,13 @@ public final class JettyServer {
           @Override
           public boolean handle(Request request, Response response, Callback callback) {
             long start = System.nanoTime();
+            if (request.getHttpURI().getPath().equals("/pin")) {
+              try {
+                PinningCopies.pinFor30Ms();
+              } catch (IllegalAccessException e) {
+                throw new IllegalStateException(e);
+              }
+            }
             int[] p = Truth.params(request.getHttpURI().getQuery());
             Truth.work(p[0], p[1]);
             response.getHeaders().put(HttpHeader.CONTENT_TYPE, "text/plain");

@@ -74,31 +74,10 @@ final class ServerHarness {
       int cpu,
       boolean close)
       throws Exception {
-    List<String> cmd = new ArrayList<>();
-    cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    cmd.addAll(List.of("-Xmx256m", "-XX:+EnableDynamicAgentLoading"));
-    if (mode == Mode.AT_START)
-      cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true");
-    cmd.addAll(List.of("-cp", classpath(), main.getName()));
-    cmd.addAll(args);
-    Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
-    BlockingQueue<String> lines = new LinkedBlockingQueue<>();
-    List<String> all = java.util.Collections.synchronizedList(new ArrayList<>());
-    Thread pump =
-        new Thread(() -> {
-          try (BufferedReader r =
-              new BufferedReader(
-                  new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
-            for (String l; (l = r.readLine()) != null; ) {
-              lines.add(l);
-              all.add(l);
-            }
-          } catch (IOException e) {
-            // ended
-          }
-        });
-    pump.setDaemon(true);
-    pump.start();
+    ServerProcess server = new ServerProcess(mode, main, args);
+    Process p = server.process;
+    BlockingQueue<String> lines = server.lines;
+    List<String> all = server.all;
     try {
       String[] hello = expect(lines, all, "PORT", 60).split(" ");
       int port = Integer.parseInt(hello[1]);
@@ -124,17 +103,66 @@ final class ServerHarness {
         }
       }
     } finally {
-      try {
-        p.getOutputStream().write("quit\n".getBytes(StandardCharsets.UTF_8));
-        p.getOutputStream().flush();
-      } catch (IOException e) {
-        // already gone
-      }
-      if (!p.waitFor(20, TimeUnit.SECONDS)) p.destroyForcibly();
+      server.close();
     }
   }
 
-  private static String expect(BlockingQueue<String> lines, List<String> all, String prefix, int s)
+  /** A test server's JVM, its standard output read line by line. */
+  static final class ServerProcess implements AutoCloseable {
+    final Process process;
+    final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    final List<String> all = java.util.Collections.synchronizedList(new ArrayList<>());
+
+    ServerProcess(Mode mode, Class<?> main, List<String> args) throws IOException {
+      List<String> cmd = new ArrayList<>();
+      cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+      cmd.addAll(List.of("-Xmx256m", "-XX:+EnableDynamicAgentLoading"));
+      if (mode == Mode.AT_START)
+        cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true");
+      cmd.addAll(List.of("-cp", classpath(), main.getName()));
+      cmd.addAll(args);
+      process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
+      Thread pump =
+          new Thread(() -> {
+            try (BufferedReader r =
+                new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+              for (String l; (l = r.readLine()) != null; ) {
+                lines.add(l);
+                all.add(l);
+              }
+            } catch (IOException e) {
+              // ended
+            }
+          });
+      pump.setDaemon(true);
+      pump.start();
+    }
+
+    String expect(String prefix, int seconds) throws InterruptedException {
+      return ServerHarness.expect(lines, all, prefix, seconds);
+    }
+
+    /** Sends a command and returns the answer line starting with {@code answer}. */
+    String ask(String command, String answer) throws Exception {
+      process.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
+      process.getOutputStream().flush();
+      return expect(answer, 10);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+      try {
+        process.getOutputStream().write("quit\n".getBytes(StandardCharsets.UTF_8));
+        process.getOutputStream().flush();
+      } catch (IOException e) {
+        // already gone
+      }
+      if (!process.waitFor(20, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+  }
+
+  static String expect(BlockingQueue<String> lines, List<String> all, String prefix, int s)
       throws InterruptedException {
     long deadline = System.nanoTime() + s * 1_000_000_000L;
     for (; ; ) {
@@ -149,7 +177,7 @@ final class ServerHarness {
    * The server's pool, once a window of the agent's lies wholly after {@code from} + 1 s (the
    * attach, or the load's start): waits (bounded) for ticks.
    */
-  private static Map<String, Object> steadyPool(
+  static Map<String, Object> steadyPool(
       AttachClient agent, String kind, String namePrefix, long from) throws Exception {
     long deadline = System.nanoTime() + 40_000_000_000L;
     List<String> seen = new ArrayList<>();

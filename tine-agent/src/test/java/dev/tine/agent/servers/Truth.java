@@ -72,6 +72,13 @@ final class Truth {
       String[] w = line.trim().split(" ");
       if (w[0].equals("stats")) {
         System.out.println(stats(Long.parseLong(w[1]), Long.parseLong(w[2])));
+      } else if (w[0].equals("count")) {
+        synchronized (this) {
+          System.out.println(
+              "COUNT " + requests + " " + Runtime.getRuntime().availableProcessors());
+        }
+      } else if (w[0].equals("cpu")) {
+        System.out.println("CPU " + cpuMs());
       } else if (w[0].equals("quit")) {
         break;
       }
@@ -83,6 +90,13 @@ final class Truth {
   }
 
   private static final AtomicLong SINK = new AtomicLong();
+  private static final AtomicLong CPU_NANOS = new AtomicLong(), CPU_RUNS = new AtomicLong();
+
+  /** Mean duration of the CPU part of {@link #work} (after its sleep), in ms. */
+  static double cpuMs() {
+    long n = CPU_RUNS.get();
+    return n == 0 ? 0 : CPU_NANOS.get() / 1e6 / n;
+  }
 
   /**
    * A request's work: {@code sleepMicros} of waiting on "another system", then {@code cpu} rounds
@@ -91,6 +105,7 @@ final class Truth {
   static void work(int sleepMicros, int cpu) {
     long deadline = System.nanoTime() + sleepMicros * 1000L;
     for (long left; (left = deadline - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+    long t0 = System.nanoTime();
     long h = 0x9E3779B97F4A7C15L;
     for (int i = 0; i < cpu; i++) {
       h ^= h >>> 31;
@@ -98,6 +113,8 @@ final class Truth {
       h += i;
     }
     SINK.addAndGet(h);
+    CPU_NANOS.addAndGet(System.nanoTime() - t0);
+    CPU_RUNS.incrementAndGet();
   }
 
   /** The request's parameters from a query string {@code sleep=US&cpu=N}. */
