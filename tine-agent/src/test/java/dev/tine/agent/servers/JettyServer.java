@@ -117,6 +117,8 @@ public final class JettyServer {
           }
         });
     server.start();
+    System.out.println(
+        "SERVER Jetty " + Server.getVersion() + (virtual ? " (virtual threads)" : ""));
     TRUTH.serve(
         c.getLocalPort(),
         () -> {

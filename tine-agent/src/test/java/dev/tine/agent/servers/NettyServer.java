@@ -81,6 +81,8 @@ public final class NettyServer {
                   }
                 });
     Channel server = b.bind("127.0.0.1", 0).sync().channel();
+    System.out.println(
+        "SERVER Netty " + io.netty.util.Version.identify().get("netty-common").artifactVersion());
     TRUTH.serve(
         ((InetSocketAddress) server.localAddress()).getPort(),
         () -> {

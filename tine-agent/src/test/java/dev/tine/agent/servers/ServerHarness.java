@@ -45,10 +45,28 @@ final class ServerHarness {
    * The child's class path: the test classes and the servers' jars, not the agent's own classes or
    * their dependencies (the application knows nothing of Tine).
    */
-  static String classpath() {
+  /**
+   * Tomcat jars to run the servers on instead of the test class path's (Tomcat 11, copied by the
+   * build into {@code tomcat11.dir}); null for the class path's.
+   */
+  static volatile Path tomcatJars;
+
+  static String classpath(Class<?> main) {
     List<String> keep = new ArrayList<>();
+    Path tomcat = tomcatJars;
+    if (tomcat != null) {
+      try (var jars = Files.list(tomcat)) {
+        jars.filter(j -> j.toString().endsWith(".jar")).forEach(j -> keep.add(j.toString()));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
     for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       String name = Path.of(e).getFileName().toString();
+      if (tomcat != null && name.startsWith("tomcat-")) continue;
+      // Spring Boot configures whichever server it finds: give it only Tomcat
+      if (main == SpringServer.class
+          && name.matches("(undertow|xnio|jetty|netty|jboss-threads|wildfly)-.*\\.jar")) continue;
       if (e.endsWith("test-classes")
           || name.matches(
               "(tomcat|jetty|undertow|xnio|jboss|wildfly|netty|slf4j|jakarta|spring|snakeyaml|"
@@ -92,7 +110,16 @@ final class ServerHarness {
             AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true")) {
           long from = mode == Mode.ATTACHED ? System.currentTimeMillis() : loadedAt;
           Map<String, Object> pool = steadyPool(agent, kind, namePrefix, from);
-          Result r = check(mode, main.getSimpleName(), pool, p, lines, all);
+          String label;
+          synchronized (all) {
+            label =
+                all.stream()
+                    .filter(l -> l.startsWith("SERVER "))
+                    .map(l -> l.substring(7))
+                    .findFirst()
+                    .orElse(main.getSimpleName());
+          }
+          Result r = check(mode, label, pool, p, lines, all);
           assertEquals(0, load.wrong.get(), "wrong answers");
           Object failures = agent.agent().get("Failures");
           assertEquals(
@@ -119,7 +146,7 @@ final class ServerHarness {
       cmd.addAll(List.of("-Xmx256m", "-XX:+EnableDynamicAgentLoading"));
       if (mode == Mode.AT_START)
         cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true");
-      cmd.addAll(List.of("-cp", classpath(), main.getName()));
+      cmd.addAll(List.of("-cp", classpath(main), main.getName()));
       cmd.addAll(args);
       process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       Thread pump =
@@ -168,7 +195,16 @@ final class ServerHarness {
     for (; ; ) {
       long left = deadline - System.nanoTime();
       String l = left > 0 ? lines.poll(left, TimeUnit.NANOSECONDS) : null;
-      if (l == null) throw new AssertionError("no " + prefix + " line within " + s + " s: " + all);
+      if (l == null) {
+        String out = String.join("\n", all);
+        throw new AssertionError(
+            "no "
+                + prefix
+                + " line within "
+                + s
+                + " s; stdout ends: "
+                + out.substring(Math.max(0, out.length() - 3000)));
+      }
       if (l.startsWith(prefix)) return l;
     }
   }
@@ -222,7 +258,7 @@ final class ServerHarness {
     String line =
         String.format(
             Locale.ROOT,
-            "%-13s %-9s %s: λ %.1f/s (server %.1f/s, %.1f requests/s), S %.3f ms (server %.3f),"
+            "%-20s %-9s %s: λ %.1f/s (server %.1f/s, %.1f requests/s), S %.3f ms (server %.3f),"
                 + " Wq %.3f ms (server %.3f), L %.2f (server λ·(Wq+S) %.2f); p99 wait %.2f ms,"
                 + " rejected %s, threads %s, queue %s; advice: %s; window %.2f s, %d tasks",
             server,

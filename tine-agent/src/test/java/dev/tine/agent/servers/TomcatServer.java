@@ -92,6 +92,7 @@ public final class TomcatServer {
     Tomcat.addServlet(ctx, "work", new Work());
     ctx.addServletMappingDecoded("/work", "work");
     tomcat.start();
+    System.out.println("SERVER " + org.apache.catalina.util.ServerInfo.getServerInfo());
     TRUTH.serve(
         c.getLocalPort(),
         () -> {

@@ -35,6 +35,7 @@ public final class UndertowServer {
             })
             .build();
     server.start();
+    System.out.println("SERVER Undertow " + io.undertow.Version.getVersionString());
     int port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
     TRUTH.serve(port, server::stop);
   }
