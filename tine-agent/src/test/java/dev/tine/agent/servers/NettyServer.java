@@ -46,12 +46,12 @@ public final class NettyServer {
   public static void main(String[] args) throws Exception {
     int threads = Integer.parseInt(args[0]);
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-boss"));
-    EventLoopGroup io = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-io"));
+    EventLoopGroup ioLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-io"));
     EventExecutorGroup app =
         new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("netty-app"));
     ServerBootstrap b =
         new ServerBootstrap()
-            .group(boss, io)
+            .group(boss, ioLoop)
             .channel(NioServerSocketChannel.class)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
@@ -88,7 +88,7 @@ public final class NettyServer {
         () -> {
           server.close().syncUninterruptibly();
           app.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
-          io.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+          ioLoop.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
           boss.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
         });
   }

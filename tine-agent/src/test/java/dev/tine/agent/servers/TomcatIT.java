@@ -6,6 +6,7 @@ import dev.tine.agent.servers.ServerHarness.Mode;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -22,7 +23,11 @@ class TomcatIT {
         mode, TomcatServer.class, List.of("4"), "Tomcat", "tomcat-exec", 8, 4_000, 20_000, false);
   }
 
-  /** The same server on Tomcat 11 (its jars copied by the build, in place of 10.1's). */
+  /**
+   * The same server on Tomcat 11 (its jars copied by the build, in place of 10.1's). Kept out of
+   * the default verify for time (-Pservers-full).
+   */
+  @Tag("servers-full")
   @ParameterizedTest
   @EnumSource(Mode.class)
   void tomcat11RequestPoolMatchesTheServersOwnLog(Mode mode) throws Exception {
