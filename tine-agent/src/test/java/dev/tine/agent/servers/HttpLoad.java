@@ -20,10 +20,20 @@ import java.util.concurrent.atomic.AtomicLong;
 final class HttpLoad implements AutoCloseable {
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean running = true;
-  final AtomicLong answered = new AtomicLong(), wrong = new AtomicLong();
+  final AtomicLong answered = new AtomicLong(),
+      wrong = new AtomicLong(),
+      refused = new AtomicLong();
   private final List<Socket> open = java.util.Collections.synchronizedList(new ArrayList<>());
 
   HttpLoad(int port, int clients, int sleepMicros, int cpu, boolean close) {
+    this(port, clients, sleepMicros, cpu, close, false);
+  }
+
+  /**
+   * With {@code refusals}, a connection the server closes unanswered (it refused the work) is
+   * counted in {@link #refused} and the client connects again.
+   */
+  HttpLoad(int port, int clients, int sleepMicros, int cpu, boolean close, boolean refusals) {
     byte[] request =
         ("GET /work?sleep="
                 + sleepMicros
@@ -41,33 +51,42 @@ final class HttpLoad implements AutoCloseable {
               () -> {
                 Socket s = null;
                 InputStream in = null;
-                try {
-                  while (running) {
-                    if (s == null) {
-                      s = new Socket(InetAddress.getLoopbackAddress(), port);
-                      s.setTcpNoDelay(true);
-                      open.add(s);
-                      in = new BufferedInputStream(s.getInputStream());
+                while (running) {
+                  try {
+                    while (running) {
+                      if (s == null) {
+                        s = new Socket(InetAddress.getLoopbackAddress(), port);
+                        s.setTcpNoDelay(true);
+                        open.add(s);
+                        in = new BufferedInputStream(s.getInputStream());
+                      }
+                      OutputStream out = s.getOutputStream();
+                      out.write(request);
+                      out.flush();
+                      int answer = readAnswer(in);
+                      ((answer & OK) != 0 ? answered : wrong).incrementAndGet();
+                      if (close || (answer & CLOSED) != 0) { // servers end keep-alive now and then
+                        open.remove(s);
+                        s.close();
+                        s = null;
+                      }
                     }
-                    OutputStream out = s.getOutputStream();
-                    out.write(request);
-                    out.flush();
-                    int answer = readAnswer(in);
-                    ((answer & OK) != 0 ? answered : wrong).incrementAndGet();
-                    if (close || (answer & CLOSED) != 0) { // servers end keep-alive now and then
+                  } catch (IOException e) {
+                    if (running && !refusals) {
+                      wrong.incrementAndGet();
+                      running = false; // a failed client stops the load
+                    } else if (running) {
+                      refused.incrementAndGet();
+                    }
+                  } finally {
+                    if (s != null) {
                       open.remove(s);
-                      s.close();
+                      try {
+                        s.close();
+                      } catch (IOException e) {
+                        // closing
+                      }
                       s = null;
-                    }
-                  }
-                } catch (IOException e) {
-                  if (running) wrong.incrementAndGet();
-                } finally {
-                  if (s != null) {
-                    try {
-                      s.close();
-                    } catch (IOException e) {
-                      // closing
                     }
                   }
                 }

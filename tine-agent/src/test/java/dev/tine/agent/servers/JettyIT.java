@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class JettyIT {
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
   void requestTasksMatchTheServersOwnLog(Mode mode) throws Exception {
     ServerHarness.run(
         mode, JettyServer.class, List.of("6"), "Jetty", "jetty-qtp", 8, 4_000, 20_000, false);

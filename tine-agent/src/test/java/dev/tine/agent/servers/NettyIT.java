@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class NettyIT {
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
   void executorGroupMatchesTheServersOwnLog(Mode mode) throws Exception {
     ServerHarness.run(
         mode, NettyServer.class, List.of("4"), "Netty", "netty-app", 8, 4_000, 20_000, false);

@@ -28,8 +28,15 @@ final class ServerHarness {
   static final int WINDOW_S = 3;
 
   enum Mode {
+    /** {@code -javaagent}. */
     AT_START,
-    ATTACHED
+    /** Attached under load. */
+    ATTACHED,
+    /**
+     * Attached while the pool's threads, having served, wait for work (then loaded): the case in
+     * which reused task objects would be matched one submission behind.
+     */
+    ATTACHED_IDLE
   }
 
   /** What one run measured, for the report. */
@@ -100,6 +107,15 @@ final class ServerHarness {
       String[] hello = expect(lines, all, "PORT", 60).split(" ");
       int port = Integer.parseInt(hello[1]);
       long pid = Long.parseLong(hello[3]);
+      AttachClient idleAttach = null;
+      if (mode == Mode.ATTACHED_IDLE) {
+        // the pool's threads exist, have served, and are parked waiting for work at the attach
+        try (HttpLoad warm = new HttpLoad(port, clients, sleepMicros, cpu, close)) {
+          while (warm.answered.get() < 100) Thread.sleep(20);
+        }
+        Thread.sleep(500);
+        idleAttach = AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true");
+      }
       try (HttpLoad load = new HttpLoad(port, clients, sleepMicros, cpu, close)) {
         long loadedAt = System.currentTimeMillis();
         while (load.answered.get() < 100) {
@@ -107,7 +123,9 @@ final class ServerHarness {
           Thread.sleep(20);
         }
         try (AttachClient agent =
-            AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true")) {
+            idleAttach != null
+                ? idleAttach
+                : AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true")) {
           long from = mode == Mode.ATTACHED ? System.currentTimeMillis() : loadedAt;
           Map<String, Object> pool = steadyPool(agent, kind, namePrefix, from);
           String label;
@@ -253,13 +271,15 @@ final class ServerHarness {
         truthS = Long.parseLong(st[4]) / 1e6 / ended;
     double requests = Long.parseLong(st[5]) / w;
     double truthL = truthLambda * (truthWq + truthS) / 1000;
+    double truthP99 = Long.parseLong(st[6]) / 1e6;
     double lambda = num(p, "ArrivalRate"), s = num(p, "ServiceMillis"), wq = num(p, "WaitMillis");
     double l = num(p, "LittlesL");
     String line =
         String.format(
             Locale.ROOT,
             "%-20s %-9s %s: λ %.1f/s (server %.1f/s, %.1f requests/s), S %.3f ms (server %.3f),"
-                + " Wq %.3f ms (server %.3f), L %.2f (server λ·(Wq+S) %.2f); p99 wait %.2f ms,"
+                + " Wq %.3f ms (server %.3f), L %.2f (server λ·(Wq+S) %.2f); p99 wait %.2f ms"
+                + " (server %.2f),"
                 + " rejected %s, threads %s, queue %s; advice: %s; window %.2f s, %d tasks",
             server,
             mode,
@@ -274,6 +294,7 @@ final class ServerHarness {
             l,
             truthL,
             num(p, "WaitP99Millis"),
+            truthP99,
             p.get("Rejected"),
             p.get("PoolSize"),
             p.get("QueueLength"),
@@ -286,6 +307,9 @@ final class ServerHarness {
     within("S", s, truthS, 0.10, 0.2, line);
     within("Wq", wq, truthWq, 0.10, 0.2, line);
     within("L", l, truthL, 0.10, 0, line);
+    // The issue gives no tolerance for percentiles: the histogram's resolution and a few tasks
+    // across the window's edges move a p99 more than a mean.
+    within("p99 wait", num(p, "WaitP99Millis"), truthP99, 0.15, 1.0, line);
     return new Result(line, p);
   }
 

@@ -1,12 +1,17 @@
 package dev.tine.agent.servers;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tine.agent.servers.ServerHarness.Mode;
+import dev.tine.agent.servers.ServerHarness.ServerProcess;
+import dev.tine.agent.top.AttachClient;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -29,7 +34,9 @@ class TomcatIT {
    */
   @Tag("servers-full")
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
   void tomcat11RequestPoolMatchesTheServersOwnLog(Mode mode) throws Exception {
     Path jars = Path.of(System.getProperty("tomcat11.dir", "target/tomcat-11"));
     assertTrue(Files.isDirectory(jars), "no Tomcat 11 jars at " + jars + " (run via mvn verify)");
@@ -52,6 +59,52 @@ class TomcatIT {
           r.line());
     } finally {
       ServerHarness.tomcatJars = null;
+    }
+  }
+
+  /**
+   * One thread and a queue of one (Tomcat's {@code maxQueueSize}) under 8 clients: Tomcat refuses
+   * tasks and closes their connections. Every refusal the pool's own log counts, the agent counts,
+   * and none of the times Tomcat's {@code execute} calls its {@code reject} and then queues the
+   * task after all.
+   */
+  @Test
+  void everyRefusalIsCountedExactly() throws Exception {
+    try (ServerProcess server =
+        new ServerProcess(Mode.AT_START, TomcatServer.class, List.of("1", "1"))) {
+      String[] hello = server.expect("PORT", 60).split(" ");
+      int port = Integer.parseInt(hello[1]);
+      long pid = Long.parseLong(hello[3]);
+      try (AttachClient agent = AttachClient.attach(pid, ServerHarness.agentJar(), "quiet=true")) {
+        long refused;
+        try (HttpLoad load = new HttpLoad(port, 8, 4_000, 20_000, false, true)) {
+          long deadline = System.nanoTime() + 30_000_000_000L;
+          while ((load.refused.get() < 50 || load.answered.get() < 50)
+              && System.nanoTime() < deadline) Thread.sleep(50);
+          refused = load.refused.get();
+        }
+        long truth = Long.parseLong(server.ask("rejected", "REJECTED").split(" ")[1]);
+        assertTrue(
+            truth >= 50 && refused >= 50, "refusals: server " + truth + ", clients " + refused);
+        long counted = -1, stableSince = System.nanoTime();
+        for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline; ) {
+          long c = -1;
+          for (Map<String, Object> p : agent.pools()) {
+            if ("Tomcat".equals(p.get("Kind"))) c = ((Number) p.get("Rejected")).longValue();
+          }
+          if (c != counted) stableSince = System.nanoTime();
+          counted = c;
+          if (counted == truth || System.nanoTime() - stableSince > 3_000_000_000L) break;
+          Thread.sleep(200);
+        }
+        System.out.println(
+            "Tomcat refusals: server " + truth + ", agent " + counted + ", clients saw " + refused);
+        assertEquals(truth, counted, "every refusal counted once");
+        assertEquals(
+            0L,
+            ((Number) agent.agent().get("Failures")).longValue(),
+            "" + agent.agent().get("LastFailure"));
+      }
     }
   }
 }

@@ -20,7 +20,7 @@ import org.apache.tomcat.util.threads.ThreadPoolExecutor;
  * Tomcat's own {@code ThreadPoolExecutor}, built as Tomcat builds it ({@code TaskQueue}, {@code
  * maxThreads} threads), in a subclass whose {@code execute}, {@code beforeExecute} and {@code
  * afterExecute} log each task's arrival, start and end: the server's own truth, at the pool's own
- * extension points. Args: {@code maxThreads}.
+ * extension points, and each refusal. Args: {@code maxThreads [maxQueueSize]}.
  */
 public final class TomcatServer {
   static final Truth TRUTH = new Truth();
@@ -43,7 +43,13 @@ public final class TomcatServer {
     @Override
     public void execute(Runnable task) {
       arrivals.put(task, System.nanoTime()); // a SocketProcessor is queued once at a time
-      super.execute(task);
+      try {
+        super.execute(task);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        arrivals.remove(task);
+        TRUTH.rejected();
+        throw e;
+      }
     }
 
     @Override
@@ -77,12 +83,15 @@ public final class TomcatServer {
 
   public static void main(String[] args) throws Exception {
     int threads = Integer.parseInt(args[0]);
+    // a bounded queue (the connector's maxQueueSize): at maxThreads and a full queue, Tomcat
+    // refuses the task and closes the connection
+    int queueCapacity = args.length > 1 ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(java.nio.file.Files.createTempDirectory("tomcat").toString());
     Connector c = new Connector("HTTP/1.1");
     c.setPort(0);
     c.setProperty("address", "127.0.0.1");
-    TaskQueue queue = new TaskQueue();
+    TaskQueue queue = new TaskQueue(queueCapacity);
     LoggedPool pool = new LoggedPool(threads, queue);
     queue.setParent(pool);
     ((AbstractProtocol<?>) c.getProtocolHandler()).setExecutor(pool);

@@ -24,7 +24,7 @@ final class Truth {
   private final long[] arrivalMs = new long[LOG], endMs = new long[LOG];
   private final long[] waitNs = new long[LOG], serviceNs = new long[LOG];
   private final long[] requestMs = new long[LOG];
-  private long tasks, requests;
+  private long tasks, requests, rejected;
 
   static long wallMillis(long nanos) {
     return BASE_MILLIS + Math.floorDiv(nanos - BASE_NANOS, 1_000_000L);
@@ -39,6 +39,11 @@ final class Truth {
     serviceNs[i] = end - start;
   }
 
+  /** The pool refused a task. */
+  synchronized void rejected() {
+    rejected++;
+  }
+
   /** One request handled (its end). */
   synchronized void request() {
     requestMs[(int) (requests++ & (LOG - 1))] = System.currentTimeMillis();
@@ -46,20 +51,24 @@ final class Truth {
 
   synchronized String stats(long from, long to) {
     long arrived = 0, ended = 0, wait = 0, service = 0, req = 0;
+    long[] waits = new long[16];
     for (long k = Math.max(0, tasks - LOG); k < tasks; k++) {
       int i = (int) (k & (LOG - 1));
       if (arrivalMs[i] >= from && arrivalMs[i] < to) arrived++;
       if (endMs[i] >= from && endMs[i] < to) {
-        ended++;
+        if (ended == waits.length) waits = java.util.Arrays.copyOf(waits, waits.length * 2);
+        waits[(int) ended++] = waitNs[i];
         wait += waitNs[i];
         service += serviceNs[i];
       }
     }
+    java.util.Arrays.sort(waits, 0, (int) ended);
+    long p99 = ended == 0 ? 0 : waits[(int) Math.ceil(0.99 * ended) - 1];
     for (long k = Math.max(0, requests - LOG); k < requests; k++) {
       long m = requestMs[(int) (k & (LOG - 1))];
       if (m >= from && m < to) req++;
     }
-    return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req;
+    return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99;
   }
 
   /** Prints {@code PORT p PID q} and serves commands until {@code quit}. */
@@ -76,6 +85,10 @@ final class Truth {
         synchronized (this) {
           System.out.println(
               "COUNT " + requests + " " + Runtime.getRuntime().availableProcessors());
+        }
+      } else if (w[0].equals("rejected")) {
+        synchronized (this) {
+          System.out.println("REJECTED " + rejected);
         }
       } else if (w[0].equals("cpu")) {
         System.out.println("CPU " + cpuMs());

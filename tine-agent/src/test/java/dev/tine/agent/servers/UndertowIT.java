@@ -12,7 +12,9 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class UndertowIT {
   @ParameterizedTest
-  @EnumSource(Mode.class)
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
   void workerPoolMatchesTheServersOwnLog(Mode mode) throws Exception {
     ServerHarness.run(
         mode,
