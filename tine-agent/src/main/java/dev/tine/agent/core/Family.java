@@ -114,6 +114,11 @@ abstract class Family {
     return setting + "=" + threads;
   }
 
+  /** Figures beside λ, S, Wq the family shows even when no size is advised (or ""). */
+  String extras() {
+    return "";
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Getters by name
 

@@ -433,6 +433,8 @@ final class PoolState {
         f.recommendation =
             msg == null ? e.toString() : msg.length() > 100 ? msg.substring(0, 100) + "…" : msg;
       }
+      Family fam = family;
+      if (fam != null && !fam.extras().isEmpty()) f.recommendation += "; " + fam.extras();
     }
   }
 

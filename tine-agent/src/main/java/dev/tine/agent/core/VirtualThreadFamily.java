@@ -46,12 +46,14 @@ final class VirtualThreadFamily extends Family {
     return Map.of(
         VT,
         new AsmVisitorWrapper.Compound(
+            // JDK 25: submitRunContinuation(Executor, boolean), lazySubmitRunContinuation();
+            // JDK 21: submitRunContinuation(boolean), lazySubmitRunContinuation(ForkJoinPool)
             Advice.to(Submit.class)
                 .on(
                     named("submitRunContinuation")
-                        .and(takesArguments(2))
+                        .and(takesArguments(1).or(takesArguments(2)))
                         .or(named("externalSubmitRunContinuation").and(takesArguments(1)))
-                        .or(named("lazySubmitRunContinuation").and(takesNoArguments()))),
+                        .or(named("lazySubmitRunContinuation"))),
             Advice.to(Run.class).on(named("runContinuation").and(takesNoArguments())),
             Advice.to(Start.class).on(named("start").and(takesArguments(1)))));
   }
@@ -128,7 +130,8 @@ final class VirtualThreadFamily extends Family {
     return false;
   }
 
-  /** Figures beside λ, S, Wq: threads started, pinned carriers. */
+  /** Virtual threads started, pinned carriers. */
+  @Override
   String extras() {
     return String.format(
         Locale.ROOT,

@@ -107,4 +107,46 @@ class TomcatIT {
       }
     }
   }
+
+  /**
+   * Attached while Tomcat's pool thread is parked in {@code getTask} (so the first task it takes
+   * starts unseen), then one task object used 40 times, 20 ms apart, each with the thread idle:
+   * every wait is near zero. Matched one submission behind (the issue's stale waits after attach)
+   * they would read about 20 ms.
+   */
+  @Test
+  void aReusedTaskObjectIsNotMatchedOneSubmissionBehindAfterAnAttachIntoIdleThreads()
+      throws Exception {
+    try (ServerProcess app =
+        new ServerProcess(Mode.ATTACHED, ReusedTaskScenario.class, List.of())) {
+      long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
+      try (AttachClient agent =
+          AttachClient.attach(pid, ServerHarness.agentJar(), "window=5,quiet=true")) {
+        app.ask("go", "DONE");
+        Map<String, Object> pool = null;
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        while (System.nanoTime() < deadline) {
+          Thread.sleep(200);
+          for (Map<String, Object> p : agent.pools()) {
+            if ("Tomcat".equals(p.get("Kind"))
+                && ((Number) p.get("WindowCompleted")).longValue() >= 39) pool = p;
+          }
+          if (pool != null) break;
+        }
+        assertTrue(pool != null, "no window with the 40 uses: " + agent.pools());
+        double wq = ((Number) pool.get("WaitMillis")).doubleValue();
+        double p99 = ((Number) pool.get("WaitP99Millis")).doubleValue();
+        System.out.println(
+            "Tomcat, one task object reused after an attach into an idle thread: Wq "
+                + wq
+                + " ms, p99 "
+                + p99
+                + " ms over "
+                + pool.get("WindowCompleted")
+                + " uses");
+        assertTrue(
+            wq < 5 && p99 < 15, "waits matched to an earlier use: Wq " + wq + " ms, p99 " + p99);
+      }
+    }
+  }
 }
