@@ -135,17 +135,20 @@ class TomcatIT {
         }
         assertTrue(pool != null, "no window with the 40 uses: " + agent.pools());
         double wq = ((Number) pool.get("WaitMillis")).doubleValue();
-        double p99 = ((Number) pool.get("WaitP99Millis")).doubleValue();
-        System.out.println(
-            "Tomcat, one task object reused after an attach into an idle thread: Wq "
-                + wq
-                + " ms, p99 "
-                + p99
-                + " ms over "
-                + pool.get("WindowCompleted")
-                + " uses");
-        assertTrue(
-            wq < 5 && p99 < 15, "waits matched to an earlier use: Wq " + wq + " ms, p99 " + p99);
+        double p50 = ((Number) pool.get("WaitP50Millis")).doubleValue();
+        String line =
+            String.format(
+                java.util.Locale.ROOT,
+                "Tomcat, one task object reused after an attach into an idle thread: Wq %.3f ms,"
+                    + " p50 %.3f ms, p99 %.3f ms over %s uses",
+                wq,
+                p50,
+                ((Number) pool.get("WaitP99Millis")).doubleValue(),
+                pool.get("WindowCompleted"));
+        System.out.println(line);
+        // matched one use behind, every wait reads about 20 ms; the median is not moved by one
+        // use that the loaded box woke late
+        assertTrue(p50 < 5 && wq < 10, "waits matched to an earlier use: " + line);
       }
     }
   }
