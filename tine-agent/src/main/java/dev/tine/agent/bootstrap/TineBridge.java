@@ -1,6 +1,10 @@
 package dev.tine.agent.bootstrap;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BiConsumer;
+import java.util.function.ObjIntConsumer;
 
 /**
  * The calls that instrumented JDK code makes. Loaded by the bootstrap class loader (the agent
@@ -47,6 +51,95 @@ public final class TineBridge {
       // nothing more can be done without risking the caller
     }
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Stack traces
+
+  /**
+   * Source file name (the class file's {@code SourceFile}) of every class the agent has
+   * transformed, by class name. Kept after the agent stops: its classes stay redefined.
+   */
+  public static final Map<String, String> SOURCE_FILES = new ConcurrentHashMap<>();
+
+  /**
+   * Line number tables of the methods of those classes as their class files had them, by {@code
+   * class.method}: {start bci, line} pairs (an empty table where a name is overloaded).
+   */
+  public static final Map<String, int[]> LINE_TABLES = new ConcurrentHashMap<>();
+
+  /** Sets a stack trace element's file name (set once by the agent; null until then). */
+  public static volatile BiConsumer<StackTraceElement, String> setFileName;
+
+  /** Sets a stack trace element's line number (set with {@link #setFileName}). */
+  public static volatile ObjIntConsumer<StackTraceElement> setLineNumber;
+
+  /**
+   * Called on every stack trace the JDK builds ({@code StackTraceElement.of}, exit). A frame of a
+   * method that was already running when its class was redefined (a pool thread's {@code runWorker}
+   * at attach, or at stop) has its line number but no file name: the JVM reads the file name
+   * through the class's current constant pool, and gives up for an older version. Puts back the
+   * name the class file had, so the trace reads as it would without the agent.
+   */
+  public static void restoreSourceFiles(StackTraceElement[] trace) {
+    BiConsumer<StackTraceElement, String> set = setFileName;
+    if (set == null || trace == null || SOURCE_FILES.isEmpty()) return;
+    try {
+      for (StackTraceElement e : trace) restore(set, e);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  /**
+   * {@link #restoreSourceFiles} for one {@code StackWalker} frame's element. For such a frame the
+   * JVM drops the line number too; while the agent runs, every such frame runs the bytecode the
+   * class file had (the one retransformation that redefined it under that frame), so the line comes
+   * from that class file's table at the frame's bytecode index.
+   */
+  public static void restoreSourceFile(StackTraceElement e, Object frame) {
+    BiConsumer<StackTraceElement, String> set = setFileName;
+    ObjIntConsumer<StackTraceElement> setLine = setLineNumber;
+    if (set == null || setLine == null || e == null || SOURCE_FILES.isEmpty()) return;
+    try {
+      if (e.getFileName() != null || e.isNativeMethod()) return;
+      restore(set, e);
+      if (e.getLineNumber() < 0
+          && hooks != null
+          && frame instanceof StackWalker.StackFrame f
+          && e.getFileName() != null) {
+        // by name: the descriptor needs a walker that retains class references
+        int[] table = LINE_TABLES.get(e.getClassName() + "." + f.getMethodName());
+        int line = lineAt(table, f.getByteCodeIndex());
+        if (line >= 0) setLine.accept(e, line);
+      }
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  /** The JVM's rule: the entry at {@code bci}, else the nearest one that starts before it. */
+  static int lineAt(int[] table, int bci) {
+    if (table == null || bci < 0) return -1;
+    int best = -1, bestStart = -1;
+    for (int i = 0; i + 1 < table.length; i += 2) {
+      int start = table[i];
+      if (start == bci) return table[i + 1];
+      if (start < bci && start >= bestStart) {
+        bestStart = start;
+        best = table[i + 1];
+      }
+    }
+    return best;
+  }
+
+  private static void restore(BiConsumer<StackTraceElement, String> set, StackTraceElement e) {
+    if (e == null || e.getFileName() != null || e.isNativeMethod()) return;
+    String file = SOURCE_FILES.get(e.getClassName());
+    if (file != null) set.accept(e, file);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pools
 
   public static void tpeCreated(Object pool) {
     TineHooks h = hooks;
@@ -204,6 +297,80 @@ public final class TineBridge {
     if (h == null) return;
     try {
       h.tineSubmit(pool);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Executor families
+
+  public static void famCreated(int fam, Object pool) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famCreated(fam, pool);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famArrive(int fam, Object pool, Object task, Object detail) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famArrive(fam, pool, task, detail);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famReject(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famReject(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famStart(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famStart(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famEnd(int fam, Object pool, Object detail, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famEnd(fam, pool, detail, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famThread(
+      int fam, Object pool, Object firstTask, boolean starting, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famThread(fam, pool, firstTask, starting, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famEvent(int fam, Object pool, Object detail) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.famEvent(fam, pool, detail);
     } catch (Throwable t) {
       failed(t);
     }

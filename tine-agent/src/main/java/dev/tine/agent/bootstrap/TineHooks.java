@@ -76,4 +76,29 @@ public interface TineHooks {
 
   /** A submission method of Tine's {@code dev.tine.WorkStealingPool} was entered. */
   void tineSubmit(Object pool);
+
+  // Executor families (servers' pools): {@code fam} is the family's number, {@code pool} the object
+  // the instrumented point names (the family maps it to its pool; null: the pool the calling thread
+  // is bound to).
+
+  /** A pool of the family finished a constructor. */
+  void famCreated(int fam, Object pool);
+
+  /** {@code task} arrives at the pool; {@code detail} is what else the point knows (or null). */
+  void famArrive(int fam, Object pool, Object task, Object detail);
+
+  /** The pool refused {@code task}. */
+  void famReject(int fam, Object pool, Object task);
+
+  /** {@code task} starts on the calling thread (its previous task, if any, ended). */
+  void famStart(int fam, Object pool, Object task);
+
+  /** The calling thread's task ends (if {@code detail} says this point ends it). */
+  void famEnd(int fam, Object pool, Object detail, Throwable thrown);
+
+  /** A pool thread starts (with {@code firstTask}, or null) or ends ({@code thrown} or null). */
+  void famThread(int fam, Object pool, Object firstTask, boolean starting, Throwable thrown);
+
+  /** Something else family {@code fam} counts (what, in {@code detail}). */
+  void famEvent(int fam, Object pool, Object detail);
 }

@@ -287,6 +287,8 @@ final class AgentHooks implements TineHooks {
    * doExec} that a task came from outside, so completions stay exact under sampling.
    */
   private void external(Object pool, Object task) {
+    // the virtual-thread scheduler is measured as virtual threads' carrier pool, not here
+    if (((VirtualThreadFamily) Families.of(VirtualThreadFamily.ID)).isScheduler(pool)) return;
     PoolState st = reg.getOrCreate(pool, Kind.FORK_JOIN);
     if (st == null) return;
     if (st.frozen) {
@@ -361,5 +363,136 @@ final class AgentHooks implements TineHooks {
   public void tineSubmit(Object pool) {
     PoolState st = reg.getOrCreate(pool, Kind.TINE);
     if (st != null) st.tineArrivals.increment();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Executor families (servers' pools): the same task path as ThreadPoolExecutor's
+
+  /** The state of the pool {@code point} names for family {@code fam}, made if needed; or null. */
+  private PoolState famState(int fam, Object point) {
+    Family f = Families.of(fam);
+    Object pool = f == null ? null : f.poolOf(point);
+    if (pool == null) return null;
+    PoolState st = reg.getOrCreate(pool, Kind.SERVER);
+    if (st != null && st.family == null) st.family = f;
+    return st;
+  }
+
+  /** The pool the calling thread is bound to, if it belongs to family {@code fam}. */
+  private PoolState boundState(int fam) {
+    Slot s = slots.get();
+    return s != null && s.st != null && s.st.family == Families.of(fam) ? s.st : null;
+  }
+
+  @Override
+  public void famCreated(int fam, Object pool) {
+    PoolState st = famState(fam, pool);
+    if (st != null && st.createdAt == null) st.createdAt = PoolNames.creationSite(pool.getClass());
+  }
+
+  @Override
+  public void famArrive(int fam, Object pool, Object task, Object detail) {
+    PoolState st = famState(fam, pool);
+    if (st == null || !st.family.counts(detail)) return;
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
+    if (st.family.repeat == Family.Repeat.SAME && st.timedPending.get() > 0) {
+      long earlier = st.pending().remove(task);
+      if (earlier != ArrivalTable.ABSENT) {
+        if (!st.pending().put(task, earlier, st)) st.timedPending.decrementAndGet();
+        return; // already counted, at its first point
+      }
+    }
+    long arrival = st.meter().arrive();
+    boolean timed = arrival != PoolTally.UNTIMED && st.timeThis();
+    if (st.family.startsHere(detail)) {
+      // runs at once on this thread: it waited for nothing
+      Slot s = bind(st);
+      if (s.running) finish(s, false);
+      begin(s, task, timed ? arrival : PoolTally.UNTIMED);
+      return;
+    }
+    // See Family.Repeat.STALE: an entry still there is a use whose start was not seen.
+    while (st.family.repeat == Family.Repeat.STALE
+        && st.timedPending.get() > 0
+        && st.pending().remove(task) != ArrivalTable.ABSENT) {
+      st.timedPending.decrementAndGet();
+    }
+    if (!timed) {
+      if (!st.family.startsOnlyIfArrived) return;
+      arrival = PoolTally.UNTIMED; // an entry all the same: only an entry makes its start count
+    }
+    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()
+        || !st.pending().put(task, arrival, st)) {
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void famReject(int fam, Object pool, Object task) {
+    PoolState st = famState(fam, pool);
+    if (st == null) return;
+    if (st.frozen) {
+      st.lateRejections.increment();
+      return;
+    }
+    boolean hadEntry =
+        st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT;
+    if (hadEntry) st.timedPending.decrementAndGet();
+    // a family that counts only some arrivals (those with entries) counts only their rejections
+    if (hadEntry || !st.family.startsOnlyIfArrived) st.meter().reject();
+  }
+
+  @Override
+  public void famStart(int fam, Object pool, Object task) {
+    PoolState st = pool == null ? boundState(fam) : famState(fam, pool);
+    if (st == null) return;
+    long arrival;
+    if (st.family.startsOnlyIfArrived) {
+      long a = st.timedPending.get() > 0 ? st.pending().remove(task) : ArrivalTable.ABSENT;
+      if (a == ArrivalTable.ABSENT) return; // a task that did not arrive through the pool
+      st.timedPending.decrementAndGet();
+      arrival = a;
+    } else {
+      arrival = arrivalOf(st, task);
+    }
+    Slot s = bind(st);
+    if (s.running) finish(s, false);
+    begin(s, task, arrival);
+  }
+
+  @Override
+  public void famEnd(int fam, Object pool, Object detail, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || !s.running || s.st == null) return;
+    Family f = Families.of(fam);
+    if (s.st.family != f || !f.endsHere(detail)) return;
+    if (pool != null && !s.st.ref.refersTo(f.poolOf(pool))) return;
+    finish(s, thrown != null);
+  }
+
+  @Override
+  public void famThread(
+      int fam, Object pool, Object firstTask, boolean starting, Throwable thrown) {
+    PoolState st = famState(fam, pool);
+    if (st == null) return;
+    if (starting) {
+      Slot s = bind(st);
+      if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask));
+      return;
+    }
+    Slot s = slots.get();
+    if (s == null || s.st != st) return;
+    if (s.running) finish(s, thrown != null);
+    unbind(s);
+    slots.remove();
+  }
+
+  @Override
+  public void famEvent(int fam, Object pool, Object detail) {
+    Family f = Families.of(fam);
+    if (f != null) f.event(f.poolOf(pool), detail);
   }
 }

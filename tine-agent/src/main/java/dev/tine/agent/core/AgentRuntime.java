@@ -87,6 +87,11 @@ public final class AgentRuntime {
         Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
     TineBridge.hooks = hooks; // before any class is transformed: no task is missed halfway
     if (config.jmx()) jmx.registerAgent();
+    try {
+      StackTraceRepair.install(inst);
+    } catch (Throwable t) {
+      failed(t); // measuring works without it; only frames running at a redefinition lose names
+    }
     inst.addTransformer(transformer, true);
     List<Class<?>> loaded = new ArrayList<>();
     for (Class<?> c : inst.getAllLoadedClasses()) {

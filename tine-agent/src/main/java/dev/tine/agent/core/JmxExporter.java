@@ -181,7 +181,7 @@ final class JmxExporter {
 
     @Override
     public String getKind() {
-      return st.kind.label;
+      return st.kindLabel();
     }
 
     @Override

@@ -12,7 +12,12 @@ public enum Kind {
   /** {@code ForkJoinPool}, the common pool included: external submissions are timed. */
   FORK_JOIN("ForkJoinPool"),
   /** Tine's {@code dev.tine.WorkStealingPool}: arrivals counted, the rest from its public stats. */
-  TINE("WorkStealingPool");
+  TINE("WorkStealingPool"),
+  /**
+   * A server's request pool of one of the {@link Families} (Tomcat, Jetty, Undertow, Netty): shown
+   * with its family's label.
+   */
+  SERVER("server");
 
   public final String label;
 

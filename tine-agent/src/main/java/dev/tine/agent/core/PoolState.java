@@ -54,6 +54,15 @@ final class PoolState {
   /** Tine pools: external submissions (exact). */
   final LongAdder tineArrivals = new LongAdder();
 
+  /** The family of a {@link Kind#SERVER} pool (set by the hooks as the state is made). */
+  volatile Family family;
+
+  /** The kind shown: the family's label for a server's pool. */
+  String kindLabel() {
+    Family f = family;
+    return f != null ? f.label : kind.label;
+  }
+
   /** Figures of the last tick, or null before the first. */
   volatile PoolFigures figures;
 
@@ -214,7 +223,7 @@ final class PoolState {
     for (int gone = threads.refresh(); gone > 0; gone--) recorderGone();
     PoolFigures f = new PoolFigures();
     f.id = id;
-    f.kind = kind.label;
+    f.kind = kindLabel();
     f.poolClass = className;
     f.createdAt = createdAt != null ? createdAt : "";
     f.measuredMillis = System.currentTimeMillis();
@@ -289,6 +298,8 @@ final class PoolState {
   /** Reads the pool's public getters into {@code f}; returns whether it has terminated. */
   private boolean readSizes(Object pool, PoolFigures f) {
     try {
+      Family fam = family;
+      if (fam != null) return fam.readSizes(pool, f);
       if (pool instanceof ThreadPoolExecutor p) {
         f.corePoolSize = p.getCorePoolSize();
         f.maximumPoolSize = p.getMaximumPoolSize();
@@ -361,6 +372,7 @@ final class PoolState {
           new PoolSizeAdvisor.Inputs(f.arrivalRate, f.serviceMs, c, cores, 0.8, 90, maxWait, 4096);
       var r = PoolSizeAdvisor.advise(in);
       f.recommendedSize = r.poolSize();
+      Family fam = family;
       double a = f.arrivalRate * f.serviceMs / 1000.0;
       Object cpu = r.figures().get("cpu_demand_cores");
       f.recommendation =
@@ -373,6 +385,7 @@ final class PoolState {
               cpu instanceof Double d
                   ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores)
                   : "");
+      if (fam != null) f.recommendation += "; " + fam.advice(r.poolSize(), f);
     } catch (IllegalArgumentException e) {
       String msg = e.getMessage();
       if (msg != null && msg.startsWith("CPU capacity")) {
@@ -386,6 +399,8 @@ final class PoolState {
         f.recommendation =
             msg == null ? e.toString() : msg.length() > 100 ? msg.substring(0, 100) + "…" : msg;
       }
+      Family fam = family;
+      if (fam != null && !fam.extras().isEmpty()) f.recommendation += "; " + fam.extras();
     }
   }
 

@@ -69,7 +69,17 @@ final class PoolTransformer implements ClassFileTransformer {
     targets.put(
         "dev/tine/WorkStealingPool",
         Advice.to(Advices.TineSubmit.class).on(named("externalPush").and(takesArguments(1))));
+    for (Family f : Families.ALL) {
+      if (f == null) continue;
+      for (Map.Entry<String, AsmVisitorWrapper> e : f.advice().entrySet()) {
+        targets.put(e.getKey(), e.getValue());
+        familyOf.put(e.getKey(), f);
+      }
+    }
   }
+
+  /** The family of each family class in {@link #targets}. */
+  private final Map<String, Family> familyOf = new LinkedHashMap<>();
 
   /** Internal names of the classes this instruments. */
   Set<String> targetNames() {
@@ -96,6 +106,9 @@ final class PoolTransformer implements ClassFileTransformer {
                   ? ClassFileLocator.ForClassLoader.ofBootLoader()
                   : ClassFileLocator.ForClassLoader.of(loader));
       TypeDescription type = TypePool.Default.of(locator).describe(name).resolve();
+      Family family = familyOf.get(className);
+      if (family != null && !family.applies(type)) return null;
+      StackTraceRepair.record(className, bytes);
       byte[] out = byteBuddy.decorate(type, locator).visit(w).make().getBytes();
       transformed.add(name);
       return out;

@@ -1,0 +1,22 @@
+package dev.tine.agent.servers;
+
+import dev.tine.agent.servers.ServerHarness.Mode;
+import java.util.List;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Embedded Jetty 12's {@code QueuedThreadPool} (defaults: reserved threads, the adaptive execution
+ * strategy) under 8 clients, one request a connection: the agent's request-task figures against the
+ * server's own log, at start and attached.
+ */
+class JettyIT {
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
+  void requestTasksMatchTheServersOwnLog(Mode mode) throws Exception {
+    ServerHarness.run(
+        mode, JettyServer.class, List.of("6"), "Jetty", "jetty-qtp", 8, 4_000, 20_000, false);
+  }
+}

@@ -1,0 +1,43 @@
+package dev.tine.agent.servers;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import org.apache.tomcat.util.threads.TaskQueue;
+import org.apache.tomcat.util.threads.TaskThreadFactory;
+import org.apache.tomcat.util.threads.ThreadPoolExecutor;
+
+/**
+ * Tomcat's pool of one thread, idle (parked in {@code getTask}) when the agent may arrive, then
+ * given one task object 40 times, each once the previous use has ended and 20 ms have passed: as
+ * Tomcat reuses its {@code SocketProcessor}s. Each use waits for nothing (the thread is idle); a
+ * wait matched to the previous use's arrival would read about 20 ms. Prints {@code READY pid}, runs
+ * the uses at the first line on standard input, prints {@code DONE}, ends at the next line.
+ */
+public final class ReusedTaskScenario {
+  public static void main(String[] args) throws Exception {
+    TaskQueue queue = new TaskQueue();
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            1, 1, 60, TimeUnit.SECONDS, queue, new TaskThreadFactory("reused-", true, 5));
+    queue.setParent(pool);
+    Semaphore done = new Semaphore(0);
+    Runnable task = done::release;
+    pool.execute(task); // the thread exists and waits for work
+    done.acquire();
+    System.out.println("READY " + ProcessHandle.current().pid());
+    System.out.flush();
+    BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
+    in.readLine();
+    for (int i = 0; i < 40; i++) {
+      Thread.sleep(20);
+      pool.execute(task);
+      done.acquire();
+    }
+    System.out.println("DONE");
+    System.out.flush();
+    in.readLine();
+    pool.shutdown();
+  }
+}

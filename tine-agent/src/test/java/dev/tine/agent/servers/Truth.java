@@ -1,0 +1,146 @@
+package dev.tine.agent.servers;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A test server's own log of its request pool's tasks (ground truth for the agent's figures), and
+ * the control loop on standard input. Each server records, per task of its request pool, when it
+ * arrived, started and ended ({@code System.nanoTime}, turned into wall-clock milliseconds here so
+ * windows can be matched with the agent's), at the pool's own extension points or in its handler.
+ *
+ * <p>Commands: {@code stats FROM_MS TO_MS} answers {@code STATS arrivals ended waitNanosSum
+ * serviceNanosSum requests}: tasks that arrived in [FROM, TO), and over the tasks that ended in it
+ * their summed wait and service, and requests handled in it. {@code quit} ends the server.
+ */
+final class Truth {
+  private static final int LOG = 1 << 20;
+  private static final long BASE_MILLIS = System.currentTimeMillis();
+  private static final long BASE_NANOS = System.nanoTime();
+
+  private final long[] arrivalMs = new long[LOG], endMs = new long[LOG];
+  private final long[] waitNs = new long[LOG], serviceNs = new long[LOG];
+  private final long[] requestMs = new long[LOG];
+  private long tasks, requests, rejected;
+
+  static long wallMillis(long nanos) {
+    return BASE_MILLIS + Math.floorDiv(nanos - BASE_NANOS, 1_000_000L);
+  }
+
+  /** One task of the request pool (nanoTime values). */
+  synchronized void task(long arrival, long start, long end) {
+    int i = (int) (tasks++ & (LOG - 1));
+    arrivalMs[i] = wallMillis(arrival);
+    endMs[i] = wallMillis(end);
+    waitNs[i] = start - arrival;
+    serviceNs[i] = end - start;
+  }
+
+  /** The pool refused a task. */
+  synchronized void rejected() {
+    rejected++;
+  }
+
+  /** One request handled (its end). */
+  synchronized void request() {
+    requestMs[(int) (requests++ & (LOG - 1))] = System.currentTimeMillis();
+  }
+
+  synchronized String stats(long from, long to) {
+    long arrived = 0, ended = 0, wait = 0, service = 0, req = 0;
+    long[] waits = new long[16];
+    for (long k = Math.max(0, tasks - LOG); k < tasks; k++) {
+      int i = (int) (k & (LOG - 1));
+      if (arrivalMs[i] >= from && arrivalMs[i] < to) arrived++;
+      if (endMs[i] >= from && endMs[i] < to) {
+        if (ended == waits.length) waits = java.util.Arrays.copyOf(waits, waits.length * 2);
+        waits[(int) ended++] = waitNs[i];
+        wait += waitNs[i];
+        service += serviceNs[i];
+      }
+    }
+    java.util.Arrays.sort(waits, 0, (int) ended);
+    long p99 = ended == 0 ? 0 : waits[(int) Math.ceil(0.99 * ended) - 1];
+    for (long k = Math.max(0, requests - LOG); k < requests; k++) {
+      long m = requestMs[(int) (k & (LOG - 1))];
+      if (m >= from && m < to) req++;
+    }
+    return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99;
+  }
+
+  /** Prints {@code PORT p PID q} and serves commands until {@code quit}. */
+  void serve(int port, Runnable stop) throws Exception {
+    System.out.println("PORT " + port + " PID " + ProcessHandle.current().pid());
+    System.out.flush();
+    BufferedReader in =
+        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    for (String line; (line = in.readLine()) != null; ) {
+      String[] w = line.trim().split(" ");
+      if (w[0].equals("stats")) {
+        System.out.println(stats(Long.parseLong(w[1]), Long.parseLong(w[2])));
+      } else if (w[0].equals("count")) {
+        synchronized (this) {
+          System.out.println(
+              "COUNT " + requests + " " + Runtime.getRuntime().availableProcessors());
+        }
+      } else if (w[0].equals("rejected")) {
+        synchronized (this) {
+          System.out.println("REJECTED " + rejected);
+        }
+      } else if (w[0].equals("cpu")) {
+        System.out.println("CPU " + cpuMs());
+      } else if (w[0].equals("quit")) {
+        break;
+      }
+      System.out.flush();
+    }
+    stop.run();
+    System.out.println("BYE");
+    System.out.flush();
+  }
+
+  private static final AtomicLong SINK = new AtomicLong();
+  private static final AtomicLong CPU_NANOS = new AtomicLong(), CPU_RUNS = new AtomicLong();
+
+  /** Mean duration of the CPU part of {@link #work} (after its sleep), in ms. */
+  static double cpuMs() {
+    long n = CPU_RUNS.get();
+    return n == 0 ? 0 : CPU_NANOS.get() / 1e6 / n;
+  }
+
+  /**
+   * A request's work: {@code sleepMicros} of waiting on "another system", then {@code cpu} rounds
+   * of a hash.
+   */
+  static void work(int sleepMicros, int cpu) {
+    long deadline = System.nanoTime() + sleepMicros * 1000L;
+    for (long left; (left = deadline - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+    long t0 = System.nanoTime();
+    long h = 0x9E3779B97F4A7C15L;
+    for (int i = 0; i < cpu; i++) {
+      h ^= h >>> 31;
+      h *= 0xBF58476D1CE4E5B9L;
+      h += i;
+    }
+    SINK.addAndGet(h);
+    CPU_NANOS.addAndGet(System.nanoTime() - t0);
+    CPU_RUNS.incrementAndGet();
+  }
+
+  /** The request's parameters from a query string {@code sleep=US&cpu=N}. */
+  static int[] params(String query) {
+    int sleep = 0, cpu = 0;
+    if (query != null) {
+      for (String kv : query.split("&")) {
+        String[] p = kv.split("=", 2);
+        if (p.length < 2) continue;
+        if (p[0].equals("sleep")) sleep = Integer.parseInt(p[1]);
+        if (p[0].equals("cpu")) cpu = Integer.parseInt(p[1]);
+      }
+    }
+    return new int[] {sleep, cpu};
+  }
+}
