@@ -94,7 +94,8 @@ class LatentForksTest {
       pool.invoke(
           Task.of(() -> {
             for (int i = 0; i < 100; i++)
-              Task.of(ran::incrementAndGet).fork(); // seed 000's quicksort never joins
+              Task.of(ran::incrementAndGet)
+                  .fork(); // the fork/join tuning study's quicksort never joins
             return null;
           }));
       pool.submit(() -> null).join(); // the worker drains its latent stack after the root returns

@@ -10,7 +10,7 @@ final class Programs {
     return n < 2 ? n : seqFib(n - 1) + seqFib(n - 2);
   }
 
-  /** Seed 000's program 2 shape: fork n-2, compute n-1 in place, join. */
+  /** The fork/join tuning study's program 2 shape: fork n-2, compute n-1 in place, join. */
   static final class Fib extends Task<Long> {
     final int n;
 

@@ -7,8 +7,8 @@ import org.HdrHistogram.Histogram;
 
 /**
  * What a {@link PoolMeter} (a {@link MeasuredExecutor}'s, or one measuring another pool) measured
- * over one period (since start, or the sliding window): seed 004's figures, with percentiles. Times
- * are in milliseconds, rates per second. Built by {@link #of} from the meter's bucket of the
+ * over one period (since start, or the sliding window): Pepperdine's figures, with percentiles.
+ * Times are in milliseconds, rates per second. Built by {@link #of} from the meter's bucket of the
  * period; the components are in a fixed order for {@link #toMap()} (new ones are added at the end).
  *
  * @param period "since start" or "last 10 s" etc.

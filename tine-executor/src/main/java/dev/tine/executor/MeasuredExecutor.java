@@ -19,8 +19,8 @@ import javax.management.ObjectName;
 
 /**
  * A thread pool that measures itself: for every task the time it arrived, waited in the queue
- * ("dead time"), ran (service), and the whole response time; from them seed 004's figures — arrival
- * and retirement rates, Little's law {@code L = λ·W}, the dead-time ratio, L per CPU — with
+ * ("dead time"), ran (service), and the whole response time; from them Pepperdine's figures —
+ * arrival and retirement rates, Little's law {@code L = λ·W}, the dead-time ratio, L per CPU — with
  * p50/p90/p99/max of wait, service and response times, queue-length percentiles and CPU utilization
  * (the process's and the pool threads'), since start and over a sliding window. Optionally it sizes
  * itself from those figures ({@link Builder#selfSizing}).
@@ -33,7 +33,7 @@ import javax.management.ObjectName;
  * }
  * }</pre>
  *
- * <p><b>How it measures</b>: a {@link PoolMeter} does, without a global lock (seed 004's
+ * <p><b>How it measures</b>: a {@link PoolMeter} does, without a global lock (Pepperdine's
  * instrumented pool used a ConcurrentHashMap per task and a synchronized block). {@code execute}
  * counts the arrival ({@link PoolMeter#arrive()}: a {@code LongAdder}) and, for a task chosen for
  * timing, queues it in a {@link TimedTask} carrying its arrival time; each {@link PoolThread} holds

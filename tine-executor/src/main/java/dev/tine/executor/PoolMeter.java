@@ -18,11 +18,11 @@ import org.HdrHistogram.Recorder;
 
 /**
  * Measures one thread pool without a global lock: every task's arrival, queue wait ("dead time"),
- * service and response time, and from them seed 004's figures ({@link ExecutorSnapshot}: λ, S, Wq,
- * R, Little's L, the dead-time ratio, p50/p90/p99, rejections, CPU), since start and over a sliding
- * window of ticks. It creates no pool threads and wraps no tasks: the pool's owner calls it from
- * the submit side and from the pool's threads, whoever created them. {@link MeasuredExecutor} is
- * built on it; so can be an agent measuring an unmodified {@code ThreadPoolExecutor} or {@code
+ * service and response time, and from them Pepperdine's figures ({@link ExecutorSnapshot}: λ, S,
+ * Wq, R, Little's L, the dead-time ratio, p50/p90/p99, rejections, CPU), since start and over a
+ * sliding window of ticks. It creates no pool threads and wraps no tasks: the pool's owner calls it
+ * from the submit side and from the pool's threads, whoever created them. {@link MeasuredExecutor}
+ * is built on it; so can be an agent measuring an unmodified {@code ThreadPoolExecutor} or {@code
  * ForkJoinPool}.
  *
  * <h2>The protocol</h2>

@@ -13,7 +13,7 @@ import jdk.jfr.Timespan;
 
 /**
  * A periodic sample of one {@link PoolMeter} (a {@link MeasuredExecutor}'s, or one measuring
- * another pool): seed 004's figures over the interval since the meter's previous sample. Emitted
+ * another pool): Pepperdine's figures over the interval since the meter's previous sample. Emitted
  * for every live meter by one periodic hook ({@link MeterEvents}).
  */
 @Name(PoolMeterStatisticsEvent.NAME)

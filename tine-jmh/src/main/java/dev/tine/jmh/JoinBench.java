@@ -98,11 +98,11 @@ public class JoinBench {
   }
 
   /**
-   * Seed 000's program 2 with {@code fork()} and {@code join()} replaced by a direct call of the
-   * forked task's computation, the task still allocated and published (a plain static store, so
-   * that escape analysis cannot remove it, as the latent stack's store cannot be removed): what the
-   * task objects, the boxed result and the calls cost with no scheduling at all. {@code
-   * taskForkJoinLatent} minus this is what the runtime adds per fork and join.
+   * The fork/join tuning study's program 2 with {@code fork()} and {@code join()} replaced by a
+   * direct call of the forked task's computation, the task still allocated and published (a plain
+   * static store, so that escape analysis cannot remove it, as the latent stack's store cannot be
+   * removed): what the task objects, the boxed result and the calls cost with no scheduling at all.
+   * {@code taskForkJoinLatent} minus this is what the runtime adds per fork and join.
    */
   @Benchmark
   @OperationsPerInvocation(JOINS)

@@ -70,7 +70,7 @@ final class Advices {
    * {@code ThreadPoolExecutor.beforeExecute(Thread, Runnable)} returned: the task's run starts.
    * {@code runWorker} calls it right before {@code task.run()}, so the service time leaves out the
    * pool's own bookkeeping between {@code getTask} and the task (the worker's lock, interrupt
-   * checks), which made µs tasks read long. As in seed 004's subclass, the time is measured from
+   * checks), which made µs tasks read long. As in Pepperdine's subclass, the time is measured from
    * here to {@code afterExecute}; a subclass that overrides either without calling {@code super}
    * keeps the times taken at {@code getTask}.
    */

@@ -29,7 +29,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Seed 004's four experiments, measured from outside: the loopback server (plain {@code
+ * Pepperdine's four experiments, measured from outside: the loopback server (plain {@code
  * Executors.newFixedThreadPool}, no Tine class) runs in its own JVM, the agent is attached to it,
  * and the table is printed from the agent's figures, beside the server's own.
  */
@@ -38,11 +38,11 @@ import picocli.CommandLine.Spec;
     aliases = "attach",
     mixinStandardHelpOptions = true,
     description = {
-      "Seed 004's experiments on an unmodified server: 1 client and pool 1, then",
+      "Pepperdine's experiments on an unmodified server: 1 client and pool 1, then",
       "10 clients and pools 1, 4, 8. The server (its own JVM, plain",
       "Executors.newFixedThreadPool) knows nothing of Tine; the agent is attached",
       "to it, and the table (Little's L, dead time, CPU...) comes from the agent's",
-      "MXBeans, beside the dead time the server measured itself. Seed 004 saw dead",
+      "MXBeans, beside the dead time the server measured itself. Pepperdine saw dead",
       "time ≈ 90%%, 60%%, 19%% for pools 1, 4, 8."
     })
 public final class AttachExperiment implements Callable<Integer> {
@@ -73,6 +73,12 @@ public final class AttachExperiment implements Callable<Integer> {
   int cpuIterations = 20_000;
 
   @Option(
+      names = "--quick",
+      description =
+          "Shorter runs (2 s windows after 1 s of warm-up), as the other experiments' --quick.")
+  boolean quick;
+
+  @Option(
       names = "--agent-jar",
       paramLabel = "FILE",
       description = "The agent jar (default: found beside this one).")
@@ -94,6 +100,10 @@ public final class AttachExperiment implements Callable<Integer> {
   @Override
   public Integer call() throws Exception {
     PrintWriter out = spec.commandLine().getOut();
+    if (quick) {
+      seconds = Math.min(seconds, 2);
+      warmup = Math.min(warmup, 1);
+    }
     Path jar = AgentJar.locate(agentJar);
     Path classes = serverClasses(jar);
     List<String> cmd =
@@ -142,7 +152,8 @@ public final class AttachExperiment implements Callable<Integer> {
                     f,
                     wait / (wait + service),
                     n == 0 ? Double.NaN : service / 1e6 / n));
-            out.printf("  %2d client(s), pool %d: done%n", clients, pool);
+            out.printf(
+                "  %2d %s, pool %d: done%n", clients, clients == 1 ? "client" : "clients", pool);
             out.flush();
           }
         }
@@ -191,7 +202,7 @@ public final class AttachExperiment implements Callable<Integer> {
   static void print(PrintWriter out, List<Row> rows) {
     out.println();
     out.println(
-        "Seed 004's table, from the attached agent (the server measured its own dead time too):");
+        "Pepperdine's table, from the attached agent (the server measured its own dead time too):");
     out.printf(
         Locale.ROOT,
         "%7s %5s %10s %12s %9s %10s %13s %6s %11s %11s  %s%n",
@@ -224,7 +235,7 @@ public final class AttachExperiment implements Callable<Integer> {
           f.get("RecommendedSize") + ": " + f.get("Recommendation"));
     }
     out.println(
-        "Seed 004 (4 cores, its own workload): L ≈ 0.98 and dead time ≈ 0.1% with 1 client; with 10 clients"
+        "Pepperdine's article (4 cores, its own workload): L ≈ 0.98 and dead time ≈ 0.1% with 1 client; with 10 clients"
             + " dead time ≈ 90%, 60%, 19% for pools 1, 4, 8.");
     out.flush();
   }

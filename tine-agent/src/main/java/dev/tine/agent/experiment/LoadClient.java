@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Closed-loop clients of {@link LoopbackServer} (seed 004's clients: send, wait for the answer,
+ * Closed-loop clients of {@link LoopbackServer} (Pepperdine's clients: send, wait for the answer,
  * send again), each on its own connection. Records when every request was sent (wall-clock ms), so
  * the arrival rate over any interval can be compared with what the agent saw, and checks every
  * answer.

@@ -7,7 +7,8 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Renders what {@code tine top} read: one row per pool, and the whole JVM (seed 004's system view).
+ * Renders what {@code tine top} read: one row per pool, and the whole JVM (Pepperdine's system
+ * view).
  */
 public final class TopTable {
   private TopTable() {}
@@ -170,9 +171,10 @@ public final class TopTable {
     String head =
         String.format(
             Locale.ROOT,
-            "tine top - pid %d - %d pools - window %ss - %s %s ago - %s",
+            "tine top - pid %d - %d %s - window %ss - %s %s ago - %s",
             pid,
             pools.size(),
+            pools.size() == 1 ? "pool" : "pools",
             f(window, 1),
             "premain".equals(agent.get("StartedBy")) ? "-javaagent" : "attached",
             duration(age),

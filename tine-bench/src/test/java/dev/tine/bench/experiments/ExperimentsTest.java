@@ -9,7 +9,10 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** Seed 000 and seed 001 experiments at toy sizes: every result verified, the tables complete. */
+/**
+ * The fork/join tuning study and the Solaris threading document experiments at toy sizes: every
+ * result verified, the tables complete.
+ */
 @Timeout(120)
 class ExperimentsTest {
 

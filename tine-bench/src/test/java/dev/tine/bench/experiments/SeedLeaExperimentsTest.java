@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Seed 002 §4.2 and §4.3 at toy sizes: results verified, the checks catch wrong answers, the tables
- * and sections.
+ * Lea's paper §4.2 and §4.3 at toy sizes: results verified, the checks catch wrong answers, the
+ * tables and sections.
  */
 @Timeout(180)
 class SeedLeaExperimentsTest {
