@@ -944,7 +944,8 @@ class JdkParityTest {
   // A checked exception thrown sneakily by compute reaches join/invoke as itself, as on the JDK
   // (whose join rethrows it uncheckedly: the original, or a copy of its class with the original as
   // cause when another thread threw it), and get as the cause of an ExecutionException. Tine
-  // rethrows the original object in every case (CheckedExceptionJoinTest covers every join form).
+  // rethrows the original object in every join (CheckedExceptionJoinTest covers every join form);
+  // the pool's own invoke wraps it in a RuntimeException, as ForkJoinPool.invoke does.
   @Test
   void z2_sneakyCheckedExceptionReachesJoinAsItself() throws Exception {
     WorkStealingPool pool = tine(2);
@@ -994,14 +995,29 @@ class JdkParityTest {
                 }))
             .get(BOUND_S, TimeUnit.SECONDS);
     assertSame(io, inside, "join of a fork that threw a checked exception");
-    assertSame(
-        io,
+    // The pool's own invoke wraps it in a RuntimeException, on both (the JDK's cause is a copy).
+    RuntimeException jdkInvoke =
         assertThrows(
-            IOException.class,
+            RuntimeException.class,
+            () ->
+                jdk.invoke(
+                    new RecursiveTask<Long>() {
+                      @Override
+                      protected Long compute() {
+                        throw JdkParityTest.<RuntimeException>sneaky(io);
+                      }
+                    }));
+    assertEquals(RuntimeException.class, jdkInvoke.getClass());
+    assertEquals(IOException.class, jdkInvoke.getCause().getClass());
+    RuntimeException tineInvoke =
+        assertThrows(
+            RuntimeException.class,
             () ->
                 pool.invoke(
                     Task.of(() -> {
                       throw JdkParityTest.<RuntimeException>sneaky(io);
-                    }))));
+                    })));
+    assertEquals(RuntimeException.class, tineInvoke.getClass());
+    assertSame(io, tineInvoke.getCause());
   }
 }
