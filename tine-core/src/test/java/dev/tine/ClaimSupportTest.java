@@ -26,6 +26,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * -XX:Flags=} file (where it is written {@code +UseSystemMemoryBarrier}, without {@code -XX:}), in
  * a {@code -XX:VMOptionsFile=}, or in {@code JAVA_TOOL_OPTIONS}. Each case runs in a child JVM with
  * {@code -XX:+PrintFlagsFinal}, whose table is the ground truth: the value the VM itself runs with.
+ * A VM that cannot say (no diagnostic bean) gets claims off: the safe direction.
  *
  * <p>Planted bug it catches (the original detection, which scanned the command line for {@code
  * -XX:+UseSystemMemoryBarrier}): with the flag in a {@code -XX:Flags=} file the child reports
@@ -50,6 +51,28 @@ class ClaimSupportTest {
         Arguments.of("Flags file, off", false),
         Arguments.of("VMOptionsFile", true),
         Arguments.of("JAVA_TOOL_OPTIONS", true));
+  }
+
+  /**
+   * A VM that cannot answer (its diagnostic bean's module, jdk.management, left out): the barrier
+   * may be on for all we know, so claims are off, although this VM runs without it.
+   */
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("unanswered")
+  void claimsAreOffWhenTheVmCannotSay(String way, List<String> opts) throws Exception {
+    String out = runChild(opts, Map.of());
+    Matcher flag = FLAG.matcher(out);
+    assertTrue(flag.find(), "the child printed its flags:\n" + out);
+    assertEquals("false", flag.group(1), "this child runs without the barrier");
+    Matcher claims = CLAIMS.matcher(out);
+    assertTrue(claims.find(), "the child printed claims=...:\n" + out);
+    assertEquals("false", claims.group(1), way + ": claims must be off when the VM cannot say");
+  }
+
+  static Stream<Arguments> unanswered() {
+    return Stream.of(
+        Arguments.of(
+            "without jdk.management", List.of("--limit-modules", "java.base,java.management")));
   }
 
   @ParameterizedTest(name = "{0}")
