@@ -49,16 +49,19 @@ public interface AgentMXBean {
   /** {@return the agent's settings (window, sampling, limits), as {@code AgentConfig[...]}} */
   String getConfiguration();
 
-  /** The sliding window the rates, times and percentiles cover (seconds). */
+  /** {@return the sliding window the rates, times and percentiles cover (seconds)} */
   double getWindowSeconds();
 
-  /** How often the figures are refreshed (seconds). */
+  /** {@return how often the figures are refreshed (seconds)} */
   double getTickSeconds();
 
-  /** Pools measured at most (the agent's cap; {@link #getRefusedPools()} counts the others). */
+  /**
+   * {@return pools measured at most (the agent's cap; {@link #getRefusedPools()} counts the
+   * others)}
+   */
   int getMaxPools();
 
-  /** The Prometheus endpoint's URL, or "" when there is none. */
+  /** {@return the Prometheus endpoint's URL, or "" when there is none} */
   String getPrometheusUrl();
 
   /** Undoes the instrumentation, unregisters the MXBeans and stops the agent's thread. */
