@@ -1227,6 +1227,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     synchronized (lock) {
       long c = sleep.addLive(n, 0);
       adjustVacancy(Sleep.live(c), Sleep.live(c) + n);
+      // No thread stands behind these workers and their count never returns to 0: the stall watch
+      // must not hold the pool (jcstress makes millions of such pools: it ran out of heap).
+      StallWatch.forget(this);
     }
   }
 }
