@@ -48,6 +48,12 @@ public final class ClusterExperiment {
       double cpuSeconds,
       int cores) {}
 
+  /**
+   * Runs the experiment and prints each run's table and a summary.
+   *
+   * @param args the options listed above
+   * @throws IllegalArgumentException for an unknown argument
+   */
   public static void main(String[] args) {
     Map<String, String> o = new LinkedHashMap<>();
     for (int i = 0; i < args.length; i++) {

@@ -32,6 +32,14 @@ import java.util.PriorityQueue;
 public final class ClusterModel {
   private ClusterModel() {}
 
+  /**
+   * Cuts UTS (level by level and by estimated size) and fib for 2, 10 and 100 executors of 16 cores
+   * at 1, 4 and 16 pieces per core, simulates each job and prints one line per cut.
+   *
+   * @param args the options listed above (and {@code --seed S}, the UTS seed, default 4), each
+   *     followed by its value
+   * @throws IllegalArgumentException for an unknown option
+   */
   public static void main(String[] args) {
     double startup = 20, overhead = 0.01, coreHours = 16;
     int utsDepth = 13;

@@ -29,22 +29,39 @@ public interface Divisible<P, R> extends Serializable {
   /**
    * The parts of {@code problem}, in order; empty when it cannot be split (the driver then ships it
    * whole as one piece). Called on the driver only, for the top of the tree.
+   *
+   * @param problem the problem or part to split
+   * @return its parts, in order; empty if it is a leaf
    */
   List<P> split(P problem);
 
   /**
    * Solves a piece on an executor: {@code scope} belongs to a worker of the executor's shared
    * {@link dev.tine.WorkStealingPool}, so the piece forks with latent forks as it would locally.
+   *
+   * @param scope the scope of the pool worker that runs the piece
+   * @param piece the piece to solve
+   * @return the piece's result
    */
   R solve(Scope scope, P piece);
 
-  /** The result of {@code problem} from the results of its parts, in {@code split}'s order. */
+  /**
+   * The result of {@code problem} from the results of its parts, in {@code split}'s order. Called
+   * on the driver only.
+   *
+   * @param problem the problem whose parts were solved
+   * @param parts the parts' results, in the order {@code split} returned the parts
+   * @return the result of {@code problem}
+   */
   R combine(P problem, List<R> parts);
 
   /**
    * An estimate of the work in {@code problem}, in any unit: the driver splits the heaviest part
    * first and ships the heaviest pieces first. The default (every part the same) cuts the tree
    * level by level, a static cut at a depth.
+   *
+   * @param problem the problem or part to weigh
+   * @return its estimated work, in any unit consistent across parts (default 1)
    */
   default double weight(P problem) {
     return 1;

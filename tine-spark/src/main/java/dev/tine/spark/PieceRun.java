@@ -13,6 +13,9 @@ import org.apache.spark.util.CollectionAccumulator;
 /**
  * The function a Spark task runs: solves the pieces of its partition (one, as {@link TreeJob} ships
  * them) on the executor's shared Tine pool and reports each run to the driver.
+ *
+ * @param <P> the problem's type, and its pieces'
+ * @param <R> the result's type
  */
 final class PieceRun<P, R>
     implements FlatMapFunction<Iterator<PieceRun.Piece<P>>, PieceRun.Solved<R>> {

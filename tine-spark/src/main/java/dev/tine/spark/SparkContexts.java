@@ -32,6 +32,12 @@ public final class SparkContexts {
   /**
    * A context for {@code master}; {@code programClasses} name the classes whose jars or folders
    * executors of a {@code local-cluster} must load (the problem's class, say).
+   *
+   * @param master a Spark master URL
+   * @param programClasses classes whose code executors of a {@code local-cluster} need
+   * @return a started context; for {@code local-cluster}, with every executor registered
+   * @throws IllegalStateException for {@code local-cluster}, if {@code SPARK_HOME} or {@code
+   *     SPARK_SCALA_VERSION} is missing or wrong, or the executors do not register within 180 s
    */
   public static JavaSparkContext start(String master, Class<?>... programClasses) {
     SparkConf conf =

@@ -16,7 +16,12 @@ import java.util.List;
 public final class SparkJvmOptions {
   private SparkJvmOptions() {}
 
-  /** The options, one per element, comments left out. */
+  /**
+   * {@return the options, one per element, comments and blank lines left out}
+   *
+   * @throws IllegalStateException if {@code spark-jvm.options} is not on the class path
+   * @throws java.io.UncheckedIOException if it cannot be read
+   */
   public static List<String> list() {
     try (InputStream in = SparkJvmOptions.class.getResourceAsStream("spark-jvm.options")) {
       if (in == null) {
@@ -35,12 +40,16 @@ public final class SparkJvmOptions {
     }
   }
 
-  /** The options as one line, for {@code spark.executor.extraJavaOptions}. */
+  /** {@return the options as one line, for {@code spark.executor.extraJavaOptions}} */
   public static String line() {
     return String.join(" ", list());
   }
 
-  /** Prints the options, one per line (for scripts). */
+  /**
+   * Prints the options, one per line (for scripts).
+   *
+   * @param args ignored
+   */
   public static void main(String[] args) {
     list().forEach(System.out::println);
   }

@@ -26,6 +26,9 @@ import org.apache.spark.util.CollectionAccumulator;
  * sized to its cores; the driver combines the results in split order. A lost executor's pieces are
  * run again by Spark; because pieces are pure functions (the contract of {@link Divisible}) the
  * result is the same. Each run of a piece sends a {@link PieceReport} back through an accumulator.
+ *
+ * @param <P> the problem's type, and its pieces'
+ * @param <R> the result's type
  */
 public final class TreeJob<P, R> {
   private static final Pattern TINE = Pattern.compile("tine(?:\\[(\\d+)])?");
@@ -42,6 +45,16 @@ public final class TreeJob<P, R> {
     this.root = root;
   }
 
+  /**
+   * A job that solves {@code root} with {@code problem}'s split, solve and combine, with the
+   * default settings (4 pieces per core, cut depth at most 64, heaviest pieces first).
+   *
+   * @param <P> the problem's type, and its pieces'
+   * @param <R> the result's type
+   * @param problem how to split, solve and combine; must not be null
+   * @param root the whole problem, the root of the tree
+   * @return a new job, to configure and {@link #run(String) run}
+   */
   public static <P, R> TreeJob<P, R> of(Divisible<P, R> problem, P root) {
     return new TreeJob<>(problem, root);
   }
@@ -49,6 +62,10 @@ public final class TreeJob<P, R> {
   /**
    * Pieces per core of the cluster (default 4): more pieces than task slots, so that Spark, which
    * hands a free slot the next piece, evens out pieces of unequal size.
+   *
+   * @param k pieces per core, at least 1
+   * @return this job
+   * @throws IllegalArgumentException if {@code k} is below 1
    */
   public TreeJob<P, R> piecesPerCore(int k) {
     if (k < 1) throw new IllegalArgumentException("piecesPerCore must be at least 1, was " + k);
@@ -56,14 +73,26 @@ public final class TreeJob<P, R> {
     return this;
   }
 
-  /** The number of pieces to cut, whatever the cluster's size (0: piecesPerCore × cores). */
+  /**
+   * The number of pieces to cut, whatever the cluster's size (0: piecesPerCore × cores).
+   *
+   * @param n the number of pieces, or 0 to size the cut by the cluster
+   * @return this job
+   * @throws IllegalArgumentException if {@code n} is negative
+   */
   public TreeJob<P, R> pieces(int n) {
     if (n < 0) throw new IllegalArgumentException("pieces must be at least 0, was " + n);
     this.pieces = n;
     return this;
   }
 
-  /** The deepest the driver splits (default 64). */
+  /**
+   * The deepest the driver splits (default 64).
+   *
+   * @param depth the deepest level of the cut, at least 0
+   * @return this job
+   * @throws IllegalArgumentException if {@code depth} is negative
+   */
   public TreeJob<P, R> maxCutDepth(int depth) {
     if (depth < 0) throw new IllegalArgumentException("maxCutDepth must be >= 0, was " + depth);
     this.maxCutDepth = depth;
@@ -73,6 +102,9 @@ public final class TreeJob<P, R> {
   /**
    * Ship the heaviest pieces first (default), or in tree order (a plain static cut, to compare
    * with).
+   *
+   * @param on true for heaviest first, false for tree order
+   * @return this job
    */
   public TreeJob<P, R> heaviestFirst(boolean on) {
     this.heaviestFirst = on;
@@ -84,6 +116,9 @@ public final class TreeJob<P, R> {
    * N workers (all processors by default), without Spark; any other value is a Spark master URL
    * ({@code local[2]}, {@code local-cluster[2,1,1024]}, {@code spark://host:7077}, ...), for which
    * a context is started (its start-up time is reported), the job run, and the context stopped.
+   *
+   * @param master {@code tine}, {@code tine[N]} or a Spark master URL
+   * @return the value and what the run cost
    */
   public TreeResult<R> run(String master) {
     Matcher t = TINE.matcher(master);
@@ -107,7 +142,13 @@ public final class TreeJob<P, R> {
     }
   }
 
-  /** Solves the whole problem on a new pool of {@code parallelism} workers in this JVM. */
+  /**
+   * Solves the whole problem on a new pool of {@code parallelism} workers in this JVM, without
+   * Spark; the result holds one report, for the whole problem.
+   *
+   * @param parallelism the pool's number of workers
+   * @return the value and what the run cost
+   */
   public TreeResult<R> runHere(int parallelism) {
     try (WorkStealingPool pool =
         WorkStealingPool.builder().parallelism(parallelism).name("tine-here").build()) {
@@ -141,7 +182,15 @@ public final class TreeJob<P, R> {
     }
   }
 
-  /** Runs the job on a started context (one made by spark-submit, say); does not stop it. */
+  /**
+   * Runs the job on a started context (one made by spark-submit, say); does not stop it.
+   *
+   * @param sc the context to run on
+   * @return the value and what the run cost (no start-up time)
+   * @throws IllegalArgumentException if the problem, a piece or the declared result type cannot be
+   *     serialized (checked on the driver, before the job)
+   * @throws IllegalStateException if a piece came back twice or not at all
+   */
   public TreeResult<R> run(JavaSparkContext sc) {
     String master = sc.master();
     int executorCores = SparkContexts.executorCores(sc.getConf(), master);

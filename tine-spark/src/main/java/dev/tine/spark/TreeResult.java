@@ -14,6 +14,8 @@ import java.util.TreeMap;
  * of the cluster's task slots that ran pieces. It leaves out retried pieces' lost runs (Spark drops
  * a failed task's accumulator updates) and counts a piece's time once, however many of the pool's
  * workers helped it.
+ *
+ * @param <R> the result's type
  */
 public final class TreeResult<R> {
   private final R value;
@@ -78,56 +80,79 @@ public final class TreeResult<R> {
         nanos);
   }
 
+  /**
+   * {@return the problem's result: on Spark, the pieces' results combined up the cut tree in split
+   * order}
+   */
   public R value() {
     return value;
   }
 
-  /** The master it ran on ({@code tine[N]}: one JVM, no Spark). */
+  /** {@return the master it ran on ({@code tine[N]}: one JVM, no Spark)} */
   public String where() {
     return where;
   }
 
-  /** From submitting the job to the last result back on the driver. */
+  /**
+   * {@return the job's wall time in nanoseconds, from submitting the job to the last result back on
+   * the driver}
+   */
   public long wallNanos() {
     return wallNanos;
   }
 
-  /** The driver's cut and serialization checks, before the job. */
+  /**
+   * {@return the time in nanoseconds of the driver's cut and serialization checks, before the job}
+   */
   public long cutNanos() {
     return cutNanos;
   }
 
-  /** Starting the Spark context and its executors (0 when the context was given). */
+  /**
+   * {@return the time in nanoseconds of starting the Spark context and its executors (0 when the
+   * context was given, or no Spark was used)}
+   */
   public long startupNanos() {
     return startupNanos;
   }
 
+  /** {@return the number of pieces shipped (1 for a one-JVM run)} */
   public int pieces() {
     return pieces;
   }
 
+  /** {@return the depth of the driver's cut tree (0 for a one-JVM run)} */
   public int cutDepth() {
     return cutDepth;
   }
 
+  /**
+   * {@return the task slots of the whole cluster, the number the cut was sized by (the pool's
+   * workers for a one-JVM run)}
+   */
   public int totalCores() {
     return totalCores;
   }
 
-  /** Every run of a piece that succeeded, in no particular order. */
+  /** {@return every run of a piece that succeeded, in no particular order} */
   public List<PieceReport> reports() {
     return reports;
   }
 
+  /** {@return the sum of the pieces' run times in nanoseconds, over every reported run} */
   public long pieceNanos() {
     return reports.stream().mapToLong(PieceReport::nanos).sum();
   }
 
+  /** {@return the longest reported run of a piece in nanoseconds (0 when there is none)} */
   public long longestPieceNanos() {
     return reports.stream().mapToLong(PieceReport::nanos).max().orElse(0);
   }
 
-  /** Total piece time / (cluster cores × wall); NaN for a one-JVM run (one piece, no slots). */
+  /**
+   * {@return total piece time / (cluster cores × wall); NaN for a one-JVM run (one piece, no
+   * slots)}
+   */
   public double efficiency() {
     if (where.startsWith("tine")) {
       return Double.NaN;
@@ -135,13 +160,24 @@ public final class TreeResult<R> {
     return pieceNanos() / ((double) totalCores * wallNanos);
   }
 
-  /** The pools' CPU time / (cluster cores × wall). */
+  /** {@return the pools' CPU time / (cluster cores × wall)} */
   public double cpuBusy() {
     return reports.stream().mapToLong(PieceReport::busyNanos).sum()
         / ((double) totalCores * wallNanos);
   }
 
-  /** One row per executor. */
+  /**
+   * One executor's share of the job, a row of {@link #table()}: the sums of its pieces' reports.
+   *
+   * @param executor the executor's id and its JVM's process id
+   * @param pieces the runs of pieces it reported
+   * @param pieceNanos the sum of those runs' times in nanoseconds
+   * @param busy piece time / (the executor's cores × the job's wall time)
+   * @param tasks pool tasks executed
+   * @param steals pool steals
+   * @param promotions latent forks promoted to stealable tasks
+   * @param cpuNanos the pool workers' CPU time in nanoseconds
+   */
   public record ExecutorRow(
       String executor,
       int pieces,
@@ -152,6 +188,7 @@ public final class TreeResult<R> {
       long promotions,
       long cpuNanos) {}
 
+  /** {@return one row per executor JVM, sorted by executor} */
   public List<ExecutorRow> executors() {
     Map<String, List<PieceReport>> by = new TreeMap<>();
     for (PieceReport r : reports) {
@@ -176,7 +213,7 @@ public final class TreeResult<R> {
     return rows;
   }
 
-  /** The driver's table: one line per executor, then the job's totals. */
+  /** {@return the driver's table: one line per executor, then the job's totals} */
   public String table() {
     StringBuilder b = new StringBuilder();
     b.append(

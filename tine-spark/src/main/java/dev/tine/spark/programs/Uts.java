@@ -20,7 +20,12 @@ import java.util.SplittableRandom;
 public final class Uts implements Divisible<Uts.Node, Long> {
   private static final long serialVersionUID = 1L;
 
-  /** A node: its id and its depth. */
+  /**
+   * A node of the tree.
+   *
+   * @param id its identity, the hash its children's ids and its number of children derive from
+   * @param level its depth, 0 at the root
+   */
   public record Node(long id, int level) implements Serializable {}
 
   private final double b;
@@ -28,6 +33,13 @@ public final class Uts implements Divisible<Uts.Node, Long> {
   private final int work;
   private final int probes;
 
+  /**
+   * The tree with these parameters, its parts weighed the same (see {@link #withEstimates}).
+   *
+   * @param b the mean number of children of a node above {@code depth}
+   * @param depth the tree's depth: nodes at this level or deeper have no children
+   * @param work rounds of the 64-bit mixer per child id (the work per node)
+   */
   public Uts(double b, int depth, int work) {
     this(b, depth, work, 0);
   }
@@ -45,6 +57,9 @@ public final class Uts implements Divisible<Uts.Node, Long> {
    * subtree's size as 1 + d1 + d1·d2 + ... from the branching factors d met on the way. The paths
    * are seeded by the node's id, so the weight is a pure function of the node. Without it ({@code
    * probes} 0) every part weighs the same and the cut is level by level.
+   *
+   * @param probes random paths per weighed part; 0 for no estimate
+   * @return a problem for the same tree, weighing its parts by the estimate
    */
   public Uts withEstimates(int probes) {
     return new Uts(b, depth, work, probes);
@@ -72,7 +87,12 @@ public final class Uts implements Divisible<Uts.Node, Long> {
     return sum / probes;
   }
 
-  /** The root of the tree grown from {@code seed}. */
+  /**
+   * The root of the tree grown from {@code seed}.
+   *
+   * @param seed the tree's seed, the root's id
+   * @return the root, at level 0
+   */
   public static Node root(long seed) {
     return new Node(seed, 0);
   }
@@ -99,7 +119,14 @@ public final class Uts implements Divisible<Uts.Node, Long> {
     return c;
   }
 
-  /** The local program: each node forks its children, halving their index range. */
+  /**
+   * The local program: each node forks its children, halving their index range.
+   *
+   * @param s the scope of the worker that runs this call
+   * @param id the node's id
+   * @param level the node's depth
+   * @return the number of nodes in the node's subtree, the node included
+   */
   public long count(Scope s, long id, int level) {
     int k = children(id, level);
     return k == 0 ? 1 : 1 + range(s, id, level, 0, k);
@@ -114,7 +141,12 @@ public final class Uts implements Divisible<Uts.Node, Long> {
         x -> range(x, id, level, lo, mid), x -> range(x, id, level, mid, hi), Long::sum);
   }
 
-  /** The count by plain recursion on one thread: the ground truth. */
+  /**
+   * The count by plain recursion on one thread: the ground truth.
+   *
+   * @param n the subtree's root
+   * @return the number of nodes in {@code n}'s subtree, {@code n} included
+   */
   public long countSequentially(Node n) {
     return countSeq(n.id, n.level);
   }
