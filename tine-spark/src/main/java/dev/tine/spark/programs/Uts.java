@@ -28,9 +28,16 @@ public final class Uts implements Divisible<Uts.Node, Long> {
    */
   public record Node(long id, int level) implements Serializable {}
 
+  /** The mean number of children of a node above {@link #depth}. */
   private final double b;
+
+  /** The tree's depth: nodes at this level or deeper have no children. */
   private final int depth;
+
+  /** Rounds of the 64-bit mixer per child id (the work per node). */
   private final int work;
+
+  /** Random paths the size estimator follows per part (0: parts weighed the same). */
   private final int probes;
 
   /**
