@@ -146,19 +146,21 @@ class PoolMeterTest {
   @Test
   void exactCountsUnderConcurrentRecordingAndHarvests() throws Exception {
     int submitters = 1, workers = 2, harvests = 200;
+    int minEach = 1_000;
     try (PoolMeter meter = ownerTicked().build()) {
       AtomicBoolean stop = new AtomicBoolean();
       AtomicLong ticks = new AtomicLong();
+      CountDownLatch go = new CountDownLatch(1);
       Thread harvester =
           new Thread(
               () -> {
+                await(go);
                 while (!stop.get()) {
                   meter.tick();
                   if (ticks.incrementAndGet() % 16 == 0) meter.windowSnapshot();
                 }
               },
               "harvester");
-      CountDownLatch go = new CountDownLatch(1);
       List<Thread> threads = new ArrayList<>();
       AtomicLong arrived = new AtomicLong(), rejected = new AtomicLong();
       AtomicLong completed = new AtomicLong(), failed = new AtomicLong(), timed = new AtomicLong();
@@ -168,7 +170,9 @@ class PoolMeterTest {
                 () -> {
                   await(go);
                   long i = 0;
-                  for (; ticks.get() < harvests; i++) {
+                  // at least minEach records: on a loaded box a thread may first run after the
+                  // harvester's last tick, and a test with nothing recorded checks nothing
+                  for (; i < minEach || ticks.get() < harvests; i++) {
                     meter.arrive();
                     if (i % 7 == 0) meter.reject();
                   }
@@ -185,7 +189,7 @@ class PoolMeterTest {
                   ThreadRecorder rec = meter.recorder();
                   await(go);
                   long t0 = 1_000 * MS, i = 0, n = 0, f = 0;
-                  for (; ticks.get() < harvests; i++) {
+                  for (; i < minEach || ticks.get() < harvests; i++) {
                     boolean fails = i % 5 == 0;
                     if (fails) f++;
                     if (i % 3 == 0) {
