@@ -1,7 +1,7 @@
 package dev.tine.bench.report;
 
 import dev.tine.bench.stats.Bootstrap;
-import dev.tine.bench.stats.RankTest;
+import dev.tine.bench.stats.MannWhitney;
 import dev.tine.bench.stats.Ratio;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -142,10 +142,10 @@ public final class Compare {
               b,
               Bootstrap.unpairedRatio(tn, tb),
               Bootstrap.unpairedRatio(xn, xb),
-              RankTest.mannWhitneyP(xn, xb)));
+              MannWhitney.twoSidedP(xn, xb)));
     }
     boolean[] reject =
-        RankTest.holm(pending.stream().mapToDouble(Pending::p).toArray(), FAMILY_ALPHA);
+        MannWhitney.holm(pending.stream().mapToDouble(Pending::p).toArray(), FAMILY_ALPHA);
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < pending.size(); i++) {
       Pending q = pending.get(i);

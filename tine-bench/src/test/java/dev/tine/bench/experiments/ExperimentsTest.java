@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Timeout;
 class ExperimentsTest {
 
   @Test
-  void forkJoinTuningVerifiesAndPrintsTheSeedTables() {
+  void forkJoinTuningVerifiesAndPrintsTheStudysTables() {
     int[] ms = {1, 2};
     List<ForkJoinTuning.Run> runs = new ForkJoinTuning(20, 20_000).run(ms, null);
     assertTrue(runs.stream().allMatch(ForkJoinTuning.Run::verified), runs.toString());

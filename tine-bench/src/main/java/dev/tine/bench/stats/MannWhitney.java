@@ -7,8 +7,8 @@ import java.util.Arrays;
  * many cells at once. Ranks make no assumption about the shape of the times, and under "no change"
  * the two runs' times are exchangeable, so the false-alarm rate is what it says.
  */
-public final class RankTest {
-  private RankTest() {}
+public final class MannWhitney {
+  private MannWhitney() {}
 
   /** Exact null distributions are used up to this many values per sample (counts fit in a long). */
   static final int EXACT_MAX = 30;
@@ -17,7 +17,7 @@ public final class RankTest {
    * Two-sided p-value of the hypothesis that {@code x} and {@code y} come from the same
    * distribution. NaN values are dropped; NaN if either sample is empty.
    */
-  public static double mannWhitneyP(double[] x, double[] y) {
+  public static double twoSidedP(double[] x, double[] y) {
     double[] a = Arrays.stream(x).filter(Double::isFinite).toArray(),
         b = Arrays.stream(y).filter(Double::isFinite).toArray();
     int m = a.length, n = b.length;

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Timeout;
  * tables and sections.
  */
 @Timeout(180)
-class SeedLeaExperimentsTest {
+class LeaPaperExperimentsTest {
   @Test
   void dataWidthSortsEveryWidthAndPrintsFigure45() throws Exception {
     BenchResult r =

@@ -8,19 +8,19 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /** The rank test's exact p-values and its false-alarm rate; Holm's step-down. */
-class RankTestTest {
+class MannWhitneyTest {
   @Test
   void exactPValues() {
     double[] lo = {1, 2, 3, 4, 5}, hi = {6, 7, 8, 9, 10};
     assertEquals(
         2.0 / 252,
-        RankTest.mannWhitneyP(lo, hi),
+        MannWhitney.twoSidedP(lo, hi),
         1e-12,
         "complete separation of 5 and 5: 2 of C(10,5)");
-    assertEquals(2.0 / 252, RankTest.mannWhitneyP(hi, lo), 1e-12);
-    assertEquals(1.0, RankTest.mannWhitneyP(new double[] {1, 4}, new double[] {2, 3}), 1e-12);
+    assertEquals(2.0 / 252, MannWhitney.twoSidedP(hi, lo), 1e-12);
+    assertEquals(1.0, MannWhitney.twoSidedP(new double[] {1, 4}, new double[] {2, 3}), 1e-12);
     long total = 0;
-    for (long c : RankTest.distribution(10, 10)) total += c;
+    for (long c : MannWhitney.distribution(10, 10)) total += c;
     assertEquals(184_756L, total, "C(20,10) orderings");
   }
 
@@ -34,7 +34,7 @@ class RankTestTest {
         x[i] = Math.exp(r.nextGaussian());
         y[i] = Math.exp(r.nextGaussian());
       }
-      if (RankTest.mannWhitneyP(x, y) < 0.05) below5++;
+      if (MannWhitney.twoSidedP(x, y) < 0.05) below5++;
     }
     double rate = below5 / (double) trials;
     assertTrue(rate > 0.035 && rate <= 0.055, "p < 0.05 under no difference: " + rate);
@@ -44,7 +44,8 @@ class RankTestTest {
   void holmStepsDown() {
     double[] p = {0.001, 0.04, 0.012, Double.NaN, 0.5};
     // k = 4 known: 0.001 <= 0.05/4; 0.012 <= 0.05/3; 0.04 > 0.05/2 stops
-    assertArrayEquals(new boolean[] {true, false, true, false, false}, RankTest.holm(p, 0.05));
-    assertArrayEquals(new boolean[] {false, false}, RankTest.holm(new double[] {0.03, 0.04}, 0.05));
+    assertArrayEquals(new boolean[] {true, false, true, false, false}, MannWhitney.holm(p, 0.05));
+    assertArrayEquals(
+        new boolean[] {false, false}, MannWhitney.holm(new double[] {0.03, 0.04}, 0.05));
   }
 }
