@@ -4,8 +4,8 @@ import static dev.tine.bench.report.Charts.esc;
 import static dev.tine.bench.report.Charts.f;
 import static dev.tine.bench.report.Charts.num;
 
-import dev.tine.bench.report.Charts.ForestRow;
 import dev.tine.bench.report.Charts.Series;
+import dev.tine.bench.report.ForestPlot.ForestRow;
 import dev.tine.bench.report.Ticks.Unit;
 import dev.tine.bench.run.Machine;
 import dev.tine.bench.run.RunConditions;
@@ -174,7 +174,7 @@ public final class HtmlReport {
       out.append(
           "<div class=\"scroll\">"); // wide: scrolls on a phone rather than shrink to unreadable
       out.append(
-          Charts.forest(
+          ForestPlot.svg(
               "verdict-chart",
               "Verdict: Tine's time / the JDK ForkJoinPool's time, same program and threads",
               panels,
@@ -247,7 +247,7 @@ public final class HtmlReport {
 
   static String words(Ratio x) {
     if (!x.known()) return "-";
-    String v = Charts.interval(x);
+    String v = ForestPlot.interval(x);
     return v
         + (!x.clear() ? ", no clear difference" : x.high() < 1 ? ", Tine faster" : ", Tine slower");
   }
@@ -279,7 +279,7 @@ public final class HtmlReport {
                 esc(b == null ? "" : shortForm(String.valueOf(b.get("builtin_form")))),
                 m.get("threads"),
                 cls,
-                esc(Charts.interval(x))));
+                esc(ForestPlot.interval(x))));
       }
     }
     if (sb.length() == 0) return "";
@@ -404,7 +404,7 @@ public final class HtmlReport {
   private static String cell(Map<String, Object> m, String name) {
     Ratio x = ratio(m, name);
     if (!x.known()) return "";
-    return Charts.interval(x).replace("×", "")
+    return ForestPlot.interval(x).replace("×", "")
         + (x.clear() || !Double.isFinite(x.low()) ? "" : " ~");
   }
 
