@@ -28,8 +28,10 @@ import org.junit.jupiter.api.Test;
  *       (`SPIN_ROUNDS`)} or {@code 1 ms (`CLAIM_PARK_NANOS`)}. The constant is found by its name in
  *       every module's main sources (not by file, so code may move), its value computed, and the
  *       two compared; a unit in the note is converted to the one the constant's name ends in
- *       ({@code _NANOS}, {@code _MICROS}, {@code _MS}, a name with {@code BYTES} for KB and MB).
- *       {@code Class.NAME} picks one class where the name alone is ambiguous.
+ *       ({@code _NANOS}, {@code _MICROS}, {@code _MS}, a name with {@code BYTES} for KB and MB). A
+ *       {@code Duration} field with a literal default (a builder's {@code tick}) is quoted as
+ *       {@code 1 s (`PoolMeterBuilder.tick`)}, always with its class and a unit. {@code Class.NAME}
+ *       picks one class where the name alone is ambiguous.
  *   <li>Each note ends with a "Checked by" section, and every class or {@code Class#method} it
  *       names in backticks exists.
  * </ul>
@@ -52,16 +54,25 @@ class DesignNotesTest {
           "TICK_NANOS",
           "BUSY_TICK_NANOS",
           "IDLE_TICK_NANOS",
-          "MAX_WORKERS");
+          "MAX_WORKERS",
+          "QUEUE_SAMPLE",
+          "tick",
+          "window");
 
   /** A number, an optional unit, then the constant's name in backticks within parentheses. */
   private static final Pattern QUOTED =
       Pattern.compile(
-          "(\\d[\\d,_]*(?:\\.\\d+)?)\\s*(ns|µs|us|ms|s|KB|MB)?\\s*\\(`((?:[A-Z][A-Za-z0-9]*\\.)?[A-Z][A-Z0-9_]+)`\\)");
+          "(\\d[\\d,_]*(?:\\.\\d+)?)\\s*(ns|µs|us|ms|s|KB|MB)?\\s*\\(`((?:[A-Z][A-Za-z0-9]*\\.)?[A-Z][A-Z0-9_]+|[A-Z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*)`\\)");
 
   /** A constant declaration: everything between the type and the semicolon. */
   private static final Pattern DECLARATION =
       Pattern.compile("static\\s+final\\s+(?:int|long|double|float|short|byte)\\s+([^;]+);");
+
+  /** A duration field with a literal default, such as a builder's {@code tick}. */
+  private static final Pattern DURATION =
+      Pattern.compile(
+          "\\bDuration\\s+([A-Za-z_][A-Za-z0-9_]*)\\s*=\\s*Duration\\.of(Nanos|Millis|Seconds|Minutes|Hours)"
+              + "\\(\\s*([\\d_]+)[Ll]?\\s*\\)");
 
   private static final Pattern NAME_IN_CHECKED_BY =
       Pattern.compile(
@@ -69,7 +80,16 @@ class DesignNotesTest {
 
   private static final Path ROOT = repositoryRoot();
 
-  record Constant(String name, String className, Path file, double value) {}
+  /**
+   * A constant as declared: {@code className} is the class it is declared in (a nested one if so),
+   * {@code fileClass} the file's; a duration's value is in nanoseconds.
+   */
+  record Constant(
+      String name, String className, String fileClass, Path file, double value, boolean duration) {
+    boolean in(String qualifier) {
+      return qualifier == null || className.equals(qualifier) || fileClass.equals(qualifier);
+    }
+  }
 
   record Quote(Path note, int line, String text, double value, String unit, String name) {}
 
@@ -83,9 +103,7 @@ class DesignNotesTest {
       String simple = q.name.substring(q.name.lastIndexOf('.') + 1);
       String qualifier = q.name.contains(".") ? q.name.substring(0, q.name.indexOf('.')) : null;
       List<Constant> found =
-          constants.getOrDefault(simple, List.of()).stream()
-              .filter(c -> qualifier == null || c.className.equals(qualifier))
-              .toList();
+          constants.getOrDefault(simple, List.of()).stream().filter(c -> c.in(qualifier)).toList();
       String where = ROOT.relativize(q.note) + ":" + q.line + " \"" + q.text + "\"";
       if (found.isEmpty()) {
         wrong.add(where + ": no constant " + q.name + " in any module's main sources");
@@ -99,16 +117,23 @@ class DesignNotesTest {
         continue;
       }
       double code = values.iterator().next();
-      double quoted = inUnitOf(q.value, q.unit, simple);
+      boolean duration = found.get(0).duration;
+      if (duration && q.unit == null) {
+        wrong.add(where + ": " + q.name + " is a duration; give the note's unit");
+        continue;
+      }
+      double quoted = inUnitOf(q.value, q.unit, duration ? "DURATION_NANOS" : simple);
       if (Math.abs(quoted - code) > 1e-9 * Math.max(1, Math.abs(code))) {
         wrong.add(
             where
                 + ": the note says "
                 + format(quoted)
+                + (duration ? " ns" : "")
                 + ", the code ("
                 + ROOT.relativize(found.get(0).file)
                 + ") says "
-                + format(code));
+                + format(code)
+                + (duration ? " ns" : ""));
       }
     }
     assertTrue(
@@ -208,6 +233,10 @@ class DesignNotesTest {
     assertEquals("ms", m.group(2));
     assertEquals("Sleep.CLAIM_PARK_NANOS", m.group(3));
     assertEquals(1_000_000.0, inUnitOf(1, "ms", "CLAIM_PARK_NANOS"));
+    m = QUOTED.matcher("a tick (default 1 s (`PoolMeterBuilder.tick`))");
+    assertTrue(m.find());
+    assertEquals("s", m.group(2));
+    assertEquals("PoolMeterBuilder.tick", m.group(3));
     assertEquals(65536.0, evaluate("1 << 16", Map.of()));
     assertEquals(1_000_000.0, evaluate("1_000_000L", Map.of()));
     assertEquals(4.0 * 1024 * 1024, evaluate("4L * 1024 * 1024", Map.of()));
@@ -245,18 +274,13 @@ class DesignNotesTest {
     List<Path> docs = new ArrayList<>(notes());
     docs.add(ROOT.resolve("README.md"));
     for (Path note : docs) {
-      List<String> lines;
-      try {
-        lines = Files.readAllLines(note);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      for (int i = 0; i < lines.size(); i++) {
-        Matcher m = QUOTED.matcher(lines.get(i));
-        while (m.find()) {
-          double v = Double.parseDouble(m.group(1).replace(",", "").replace("_", ""));
-          out.add(new Quote(note, i + 1, m.group(), v, m.group(2), m.group(3)));
-        }
+      String text = read(note); // whole, so a marker wrapped onto the next line is still read
+      Matcher m = QUOTED.matcher(text);
+      while (m.find()) {
+        double v = Double.parseDouble(m.group(1).replace(",", "").replace("_", ""));
+        int line = 1 + (int) text.substring(0, m.start()).chars().filter(c -> c == '\n').count();
+        String quoted = m.group().replaceAll("\\s+", " ");
+        out.add(new Quote(note, line, quoted, v, m.group(2), m.group(3)));
       }
     }
     return out;
@@ -300,7 +324,23 @@ class DesignNotesTest {
       }
       values.forEach((name, v) ->
           out.computeIfAbsent(name, k -> new ArrayList<>())
-              .add(new Constant(name, classOf(text, name, className), f, v)));
+              .add(new Constant(name, classOf(text, name, className), className, f, v, false)));
+      Matcher du = DURATION.matcher(text);
+      while (du.find()) {
+        double n = Double.parseDouble(du.group(3).replace("_", ""));
+        double ns =
+            n
+                * switch (du.group(2)) {
+                  case "Nanos" -> 1;
+                  case "Millis" -> 1e6;
+                  case "Seconds" -> 1e9;
+                  case "Minutes" -> 60e9;
+                  default -> 3600e9;
+                };
+        String name = du.group(1);
+        out.computeIfAbsent(name, k -> new ArrayList<>())
+            .add(new Constant(name, classAt(text, du.start(), className), className, f, ns, true));
+      }
     }
     return out;
   }
@@ -308,12 +348,14 @@ class DesignNotesTest {
   /** The innermost class declared before the constant (for nested classes), else the file's. */
   private static String classOf(String text, String name, String fileClass) {
     Matcher decl = Pattern.compile("\\b" + name + "\\s*=").matcher(text);
-    if (!decl.find()) {
-      return fileClass;
-    }
+    return decl.find() ? classAt(text, decl.start(), fileClass) : fileClass;
+  }
+
+  /** The innermost class declared before {@code position} (nested classes come after fields). */
+  private static String classAt(String text, int position, String fileClass) {
     Matcher c =
         Pattern.compile("\\b(?:class|record|interface|enum)\\s+([A-Z][A-Za-z0-9]*)")
-            .matcher(text.substring(0, decl.start()));
+            .matcher(text.substring(0, position));
     String last = fileClass;
     while (c.find()) {
       last = c.group(1);
