@@ -221,6 +221,41 @@ class DesignNotesTest {
     assertTrue(broken.isEmpty(), "links to files that do not exist:\n" + String.join("\n", broken));
   }
 
+  /**
+   * A source file a note names ({@code `dev/tine/Sleep.java`}, {@code `Jobs.java`}) exists, so a
+   * layout table cannot outlive a file that moved or split. The one example of a file to write
+   * (bench.md's "add a program") is not looked for.
+   */
+  @Test
+  void everySourceFileANoteNamesExists() throws IOException {
+    Set<String> examples = Set.of("programs/MyProgram.java");
+    List<String> sources =
+        javaFiles(false).stream()
+            .map(p -> ROOT.relativize(p).toString().replace('\\', '/'))
+            .toList();
+    Pattern file = Pattern.compile("`([A-Za-z0-9_/.-]+\\.java)`");
+    List<String> missing = new ArrayList<>();
+    int named = 0;
+    for (Path note : notes()) {
+      List<String> lines = Files.readAllLines(note);
+      for (int i = 0; i < lines.size(); i++) {
+        Matcher m = file.matcher(lines.get(i));
+        while (m.find()) {
+          String name = m.group(1);
+          if (examples.contains(name)) continue;
+          named++;
+          if (sources.stream().noneMatch(s -> s.endsWith("/" + name))) {
+            missing.add(ROOT.relativize(note) + ":" + (i + 1) + ": " + name);
+          }
+        }
+      }
+    }
+    assertTrue(named > 0, "no source file named in the notes");
+    assertTrue(
+        missing.isEmpty(),
+        "files the notes name that do not exist:\n" + String.join("\n", missing));
+  }
+
   /** The marker pattern itself: the forms the notes use are read, with their units. */
   @Test
   void markersAreReadWithTheirUnits() {
