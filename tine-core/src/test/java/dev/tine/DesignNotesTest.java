@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
  *       two compared; a unit in the note is converted to the one the constant's name ends in
  *       ({@code _NANOS}, {@code _MICROS}, {@code _MS}, a name with {@code BYTES} for KB and MB). A
  *       {@code Duration} field with a literal default (a builder's {@code tick}) is quoted as
- *       {@code 1 s (`PoolMeterBuilder.tick`)}, always with its class and a unit. {@code Class.NAME}
- *       picks one class where the name alone is ambiguous.
+ *       {@code 1 s (`PoolMeterBuilder.tick`)}, always with its class and a unit; a numeric field's
+ *       default as {@code 64 (`TreeJob.maxCutDepth`)}. {@code Class.NAME} picks one class where the
+ *       name alone is ambiguous.
  *   <li>Each note ends with a "Checked by" section, and every class or {@code Class#method} it
  *       names in backticks exists.
  * </ul>
@@ -67,6 +68,11 @@ class DesignNotesTest {
   /** A constant declaration: everything between the type and the semicolon. */
   private static final Pattern DECLARATION =
       Pattern.compile("static\\s+final\\s+(?:int|long|double|float|short|byte)\\s+([^;]+);");
+
+  /** A top-level class's numeric field with a default, such as {@code TreeJob}'s cut depth. */
+  private static final Pattern FIELD_DEFAULT =
+      Pattern.compile(
+          "(?m)^  (?:private |protected |public )?(?:int|long|double) ([a-z][A-Za-z0-9]*) = ([^;]+);");
 
   /** A duration field with a literal default, such as a builder's {@code tick}. */
   private static final Pattern DURATION =
@@ -360,6 +366,16 @@ class DesignNotesTest {
       values.forEach((name, v) ->
           out.computeIfAbsent(name, k -> new ArrayList<>())
               .add(new Constant(name, classOf(text, name, className), className, f, v, false)));
+      Matcher fd = FIELD_DEFAULT.matcher(text);
+      while (fd.find()) {
+        try {
+          double v = evaluate(fd.group(2), values);
+          out.computeIfAbsent(fd.group(1), k -> new ArrayList<>())
+              .add(new Constant(fd.group(1), className, className, f, v, false));
+        } catch (IllegalArgumentException notANumber) {
+          // computed at construction: not a default a note can quote
+        }
+      }
       Matcher du = DURATION.matcher(text);
       while (du.find()) {
         double n = Double.parseDouble(du.group(3).replace("_", ""));
