@@ -63,7 +63,7 @@ class DesignNotesTest {
   /** A number, an optional unit, then the constant's name in backticks within parentheses. */
   private static final Pattern QUOTED =
       Pattern.compile(
-          "(\\d[\\d,_]*(?:\\.\\d+)?)\\s*(ns|µs|us|ms|s|KB|MB)?\\s*\\(`((?:[A-Z][A-Za-z0-9]*\\.)?[A-Z][A-Z0-9_]+|[A-Z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*)`\\)");
+          "(\\d[\\d,_]*(?:\\.\\d+)?)\\s*(ns|µs|us|ms|s|min|h|KB|MB)?\\s*\\(`((?:[A-Z][A-Za-z0-9]*\\.)?[A-Z][A-Z0-9_]+|[A-Z][A-Za-z0-9]*\\.[a-z][A-Za-z0-9]*)`\\)");
 
   /** A constant declaration: everything between the type and the semicolon. */
   private static final Pattern DECLARATION =
@@ -441,6 +441,8 @@ class DesignNotesTest {
           case "µs", "us" -> value * 1e3;
           case "ms" -> value * 1e6;
           case "s" -> value * 1e9;
+          case "min" -> value * 60e9;
+          case "h" -> value * 3600e9;
           case "KB" -> value * 1024;
           case "MB" -> value * 1024 * 1024;
           default -> throw new IllegalArgumentException(unit);
