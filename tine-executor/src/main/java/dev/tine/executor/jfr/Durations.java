@@ -1,4 +1,4 @@
-package dev.tine.executor;
+package dev.tine.executor.jfr;
 
 import java.util.Locale;
 

@@ -1,4 +1,4 @@
-package dev.tine.executor;
+package dev.tine.executor.jfr;
 
 import java.util.Set;
 import jdk.jfr.Category;
@@ -14,13 +14,16 @@ import jdk.jfr.Timespan;
 
 /**
  * A task that waited in its pool's queue at least {@code waitThreshold} (a setting of this event,
- * default 10 ms), emitted on the pool thread that ran it, as it ends ({@link
- * ThreadRecorder#record}). Only tasks the meter timed have a wait to report (all of them unless the
+ * default 10 ms), emitted on the pool thread that ran it, as it ends ({@code
+ * ThreadRecorder.record}). Only tasks the meter timed have a wait to report (all of them unless the
  * meter samples). The JFR built-in {@code threshold} is about an event's own duration, which is
  * zero here: leave it at 0 and set {@code waitThreshold}.
  *
  * <p>Off by default (an overloaded pool would emit one per task, and there is no {@code @Throttle}
  * under release 21): {@code tine.jfc} enables it.
+ *
+ * <p>Public only so that the executor's package can fill it; the module does not export this
+ * package.
  */
 @Name(QueueWaitEvent.NAME)
 @Category({"Tine", "Executor"})
@@ -29,24 +32,31 @@ import jdk.jfr.Timespan;
     "A task that waited in its pool's queue at least the waitThreshold setting before it ran")
 @StackTrace(false)
 @Enabled(false) // one event per late task: on in tine.jfc, off in recordings that do not name it
-final class QueueWaitEvent extends Event {
-  static final String NAME = "dev.tine.QueueWait";
+public final class QueueWaitEvent extends Event {
+  public static final String NAME = "dev.tine.QueueWait";
 
   @Label("Pool")
-  String pool;
+  public String pool;
 
   @Label("Queue Wait")
   @Description("From the task's arrival to its start")
   @Timespan(Timespan.NANOSECONDS)
-  long queueWait;
+  public long queueWait;
 
   @Label("Service Time")
   @Description("From the task's start to its end")
   @Timespan(Timespan.NANOSECONDS)
-  long serviceTime;
+  public long serviceTime;
 
   @Label("Failed")
-  boolean failed;
+  public boolean failed;
+
+  /**
+   * The {@code waitThreshold} now (the smallest of all recordings'): shorter waits are not sent.
+   */
+  public static long waitThresholdNanos() {
+    return WaitThreshold.nanos;
+  }
 
   @Label("Wait Threshold")
   @Description("Record tasks that waited in the queue at least this long")
