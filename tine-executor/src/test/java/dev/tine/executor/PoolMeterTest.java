@@ -62,8 +62,10 @@ class PoolMeterTest {
       assertEquals(5.0, s.p50ServiceMs(), 0.01);
       assertEquals(-1, s.poolSize(), "no gauges");
       assertEquals(0, s.tickFailures());
-      // Little's law over the period: retirement rate × mean response
-      assertEquals(s.retirementRate() * s.avgResponseMs() / 1000, s.littlesL(), 1e-9);
+      assertEquals(40.0, s.p90WaitMs(), 0.05); // nearest rank: the 4th of 4
+      // Little's L: the mean number of tasks in the pool over the period, from the made-up times:
+      // their responses (15 + 25 + 35 + 85 ms) over the period's length
+      assertEquals(0.160 / s.seconds(), s.littlesL(), 1e-9, s.toString());
     }
   }
 
