@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent;
 
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import net.bytebuddy.asm.Advice;

@@ -1,7 +1,15 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.bootstrap.TineHooks;
+import dev.tine.agent.state.ArrivalTable;
+import dev.tine.agent.state.Host;
+import dev.tine.agent.state.Kind;
+import dev.tine.agent.state.PoolNames;
+import dev.tine.agent.state.PoolState;
+import dev.tine.agent.state.PoolTally;
+import dev.tine.agent.state.Registry;
+import dev.tine.agent.state.ThreadSet;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.Delayed;
@@ -31,7 +39,7 @@ import java.util.concurrent.TimeUnit;
  * for, its recorder, and the task it is running, so the end of a task (the next {@code getTask}, or
  * the thread's exit) finds its arrival and start times.
  */
-final class AgentHooks implements TineHooks {
+public final class AgentHooks implements TineHooks {
   private static final VarHandle FJ_PENDING;
 
   static {
@@ -57,18 +65,18 @@ final class AgentHooks implements TineHooks {
     Object task;
   }
 
-  private final AgentRuntime rt;
+  private final Host host;
   private final Registry reg;
   private final ThreadLocal<Slot> slots = new ThreadLocal<>();
 
   /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
-  final ArrivalTable forkJoinPending;
+  public final ArrivalTable forkJoinPending;
 
-  AgentHooks(AgentRuntime rt, Registry reg) {
-    this.rt = rt;
+  public AgentHooks(Host host, Registry reg) {
+    this.host = host;
     this.reg = reg;
     this.forkJoinPending =
-        new ArrivalTable(rt.config.pendingCapacity() * 4) {
+        new ArrivalTable(host.config().pendingCapacity() * 4) {
           @Override
           protected void onExpunged(Entry e) {
             FJ_PENDING.getAndAdd(-1);
@@ -101,7 +109,7 @@ final class AgentHooks implements TineHooks {
     long arrival = st.meter().arrive();
     if (arrival == PoolTally.UNTIMED || !st.timeThis()) return;
     // Count the entry before it exists, so a pool thread that takes the task at once still looks.
-    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
         || !st.pending().put(task, arrival, st)) {
       st.timedPending.decrementAndGet();
     }
@@ -182,7 +190,7 @@ final class AgentHooks implements TineHooks {
           long late = -d.getDelay(TimeUnit.NANOSECONDS);
           if (late > 0) a -= late;
         } catch (RuntimeException e) {
-          rt.failed(e); // the application's getDelay threw: time it from now
+          host.failed(e); // the application's getDelay threw: time it from now
         }
       }
       return a == PoolTally.UNTIMED ? 1 : a;
@@ -297,7 +305,7 @@ final class AgentHooks implements TineHooks {
     }
     long arrival = st.meter().arrive();
     if (arrival != PoolTally.UNTIMED && !st.timeThis()) arrival = PoolTally.UNTIMED;
-    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()) {
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()) {
       st.timedPending.decrementAndGet();
       return;
     }
@@ -378,6 +386,11 @@ final class AgentHooks implements TineHooks {
     return st;
   }
 
+  /** A server pool's family: set by {@link #famState}, so always one of {@link Families#ALL}. */
+  private static Family family(PoolState st) {
+    return (Family) st.family;
+  }
+
   /** The pool the calling thread is bound to, if it belongs to family {@code fam}. */
   private PoolState boundState(int fam) {
     Slot s = slots.get();
@@ -393,12 +406,12 @@ final class AgentHooks implements TineHooks {
   @Override
   public void famArrive(int fam, Object pool, Object task, Object detail) {
     PoolState st = famState(fam, pool);
-    if (st == null || !st.family.counts(detail)) return;
+    if (st == null || !family(st).counts(detail)) return;
     if (st.frozen) {
       st.lateArrivals.increment();
       return;
     }
-    if (st.family.repeat == Family.Repeat.SAME && st.timedPending.get() > 0) {
+    if (family(st).repeat == Family.Repeat.SAME && st.timedPending.get() > 0) {
       long earlier = st.pending().remove(task);
       if (earlier != ArrivalTable.ABSENT) {
         if (!st.pending().put(task, earlier, st)) st.timedPending.decrementAndGet();
@@ -407,7 +420,7 @@ final class AgentHooks implements TineHooks {
     }
     long arrival = st.meter().arrive();
     boolean timed = arrival != PoolTally.UNTIMED && st.timeThis();
-    if (st.family.startsHere(detail)) {
+    if (family(st).startsHere(detail)) {
       // runs at once on this thread: it waited for nothing
       Slot s = bind(st);
       if (s.running) finish(s, false);
@@ -415,16 +428,16 @@ final class AgentHooks implements TineHooks {
       return;
     }
     // See Family.Repeat.STALE: an entry still there is a use whose start was not seen.
-    while (st.family.repeat == Family.Repeat.STALE
+    while (family(st).repeat == Family.Repeat.STALE
         && st.timedPending.get() > 0
         && st.pending().remove(task) != ArrivalTable.ABSENT) {
       st.timedPending.decrementAndGet();
     }
     if (!timed) {
-      if (!st.family.startsOnlyIfArrived) return;
+      if (!family(st).startsOnlyIfArrived) return;
       arrival = PoolTally.UNTIMED; // an entry all the same: only an entry makes its start count
     }
-    if (st.timedPending.incrementAndGet() > rt.config.pendingCapacity()
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
         || !st.pending().put(task, arrival, st)) {
       st.timedPending.decrementAndGet();
     }
@@ -442,7 +455,7 @@ final class AgentHooks implements TineHooks {
         st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT;
     if (hadEntry) st.timedPending.decrementAndGet();
     // a family that counts only some arrivals (those with entries) counts only their rejections
-    if (hadEntry || !st.family.startsOnlyIfArrived) st.meter().reject();
+    if (hadEntry || !family(st).startsOnlyIfArrived) st.meter().reject();
   }
 
   @Override
@@ -450,7 +463,7 @@ final class AgentHooks implements TineHooks {
     PoolState st = pool == null ? boundState(fam) : famState(fam, pool);
     if (st == null) return;
     long arrival;
-    if (st.family.startsOnlyIfArrived) {
+    if (family(st).startsOnlyIfArrived) {
       long a = st.timedPending.get() > 0 ? st.pending().remove(task) : ArrivalTable.ABSENT;
       if (a == ArrivalTable.ABSENT) return; // a task that did not arrive through the pool
       st.timedPending.decrementAndGet();

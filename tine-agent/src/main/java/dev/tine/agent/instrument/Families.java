@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 /** The executor families the agent knows, by {@link Family#id}. Index 0 is unused. */
 final class Families {

@@ -1,5 +1,7 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.ServerFamily;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -14,18 +16,23 @@ import net.bytebuddy.description.type.TypeDescription;
  * Jetty, Undertow, Netty). One file per family says which of its classes' methods mark a task's
  * arrival, start, end and rejection (as ByteBuddy advice calling the bridge's {@code fam*} methods
  * with the family's {@link #id}), and how to read its sizes. The agent's task path ({@link
- * AgentHooks}) and figures ({@link PoolState}) are the same for every family; adding one is a new
+ * AgentHooks}) and figures ({@code PoolState}) are the same for every family; adding one is a new
  * subclass and a line in {@link Families}.
  *
  * <p>Server classes are not on the agent's class path: sizes are read through the pool's public
  * getters by name, looked up once per class.
  */
-abstract class Family {
+abstract class Family implements ServerFamily {
   /** The family's index in {@link Families#ALL}; the advice passes it to the bridge. */
   final int id;
 
   /** Shown as the pool's kind. */
   final String label;
+
+  @Override
+  public final String label() {
+    return label;
+  }
 
   /** The server's setting that sizes this pool ({@code maxThreads}, {@code workerThreads}, ...). */
   final String setting;
@@ -97,8 +104,8 @@ abstract class Family {
     return true;
   }
 
-  /** Reads the pool's sizes into {@code f}; returns whether it has terminated. */
-  abstract boolean readSizes(Object pool, PoolFigures f) throws Throwable;
+  @Override
+  public abstract boolean readSizes(Object pool, PoolFigures f) throws Throwable;
 
   /** Threads of the pool now (a gauge), or -1. */
   abstract int threads(Object pool);
@@ -106,16 +113,14 @@ abstract class Family {
   /** Tasks queued now (a gauge), or -1. */
   abstract int queued(Object pool);
 
-  /**
-   * The advisor's size in the server's terms: what to set {@link #setting} to for {@code threads}
-   * request threads.
-   */
-  String advice(int threads, PoolFigures f) {
+  /** What to set {@link #setting} to for {@code threads} request threads. */
+  @Override
+  public String advice(int threads, PoolFigures f) {
     return setting + "=" + threads;
   }
 
-  /** Figures beside λ, S, Wq the family shows even when no size is advised (or ""). */
-  String extras() {
+  @Override
+  public String extras() {
     return "";
   }
 

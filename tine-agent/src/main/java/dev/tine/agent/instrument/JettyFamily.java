@@ -1,10 +1,11 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import net.bytebuddy.asm.Advice;
@@ -72,7 +73,7 @@ final class JettyFamily extends Family {
   }
 
   @Override
-  boolean readSizes(Object pool, PoolFigures f) throws Throwable {
+  public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
     f.corePoolSize = intOf(pool, "getMinThreads");
     f.maximumPoolSize = intOf(pool, "getMaxThreads");
     f.poolSize = intOf(pool, "getThreads");
@@ -87,7 +88,7 @@ final class JettyFamily extends Family {
   private int leased, reserved;
 
   @Override
-  String advice(int threads, PoolFigures f) {
+  public String advice(int threads, PoolFigures f) {
     int l = Math.max(0, leased), r = Math.max(0, reserved);
     return String.format(
         java.util.Locale.ROOT,

@@ -1,9 +1,10 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -123,7 +124,7 @@ final class NettyFamily extends Family {
   }
 
   @Override
-  boolean readSizes(Object pool, PoolFigures f) throws Throwable {
+  public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
     int n = isGroup(pool) ? intOf(pool, "executorCount") : 1;
     f.corePoolSize = f.maximumPoolSize = f.poolSize = n;
     f.queueLength = queued(pool);

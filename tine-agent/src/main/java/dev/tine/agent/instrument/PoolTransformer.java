@@ -1,11 +1,14 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.isConstructor;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
+import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.Host;
 import java.lang.instrument.ClassFileTransformer;
+import java.lang.instrument.Instrumentation;
 import java.security.ProtectionDomain;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -28,17 +31,22 @@ import net.bytebuddy.pool.TypePool;
  * other class loads untouched; the class format never changes (no added members), as
  * retransformation requires.
  */
-final class PoolTransformer implements ClassFileTransformer {
-  private final AgentRuntime rt;
+public final class PoolTransformer implements ClassFileTransformer {
+  private final Instrumentation inst;
+  private final Host host;
   private final Map<String, AsmVisitorWrapper> targets = new LinkedHashMap<>();
-  final Set<String> transformed = new ConcurrentSkipListSet<>();
+
+  /** Names of the classes instrumented so far. */
+  public final Set<String> transformed = new ConcurrentSkipListSet<>();
+
   private final ByteBuddy byteBuddy =
       new ByteBuddy()
           .with(TypeValidation.DISABLED)
           .with(Implementation.Context.Disabled.Factory.INSTANCE);
 
-  PoolTransformer(AgentRuntime rt) {
-    this.rt = rt;
+  public PoolTransformer(Instrumentation inst, Host host) {
+    this.inst = inst;
+    this.host = host;
     targets.put(
         "java/util/concurrent/ThreadPoolExecutor",
         new AsmVisitorWrapper.Compound(
@@ -82,7 +90,8 @@ final class PoolTransformer implements ClassFileTransformer {
   private final Map<String, Family> familyOf = new LinkedHashMap<>();
 
   /** Internal names of the classes this instruments. */
-  Set<String> targetNames() {
+  /** Internal names of the classes this instruments. */
+  public Set<String> targetNames() {
     return targets.keySet();
   }
 
@@ -97,7 +106,7 @@ final class PoolTransformer implements ClassFileTransformer {
     AsmVisitorWrapper w = className == null ? null : targets.get(className);
     if (w == null) return null;
     try {
-      rt.readBridge(module);
+      readBridge(module);
       String name = className.replace('/', '.');
       ClassFileLocator locator =
           new ClassFileLocator.Compound(
@@ -113,8 +122,16 @@ final class PoolTransformer implements ClassFileTransformer {
       transformed.add(name);
       return out;
     } catch (Throwable t) {
-      rt.failed(new IllegalStateException("could not instrument " + className + ": " + t, t));
+      host.failed(new IllegalStateException("could not instrument " + className + ": " + t, t));
       return null; // the class stays as it was: unmeasured, not broken
+    }
+  }
+
+  /** Lets a named module (one whose classes get advice) read the bridge's module. */
+  public void readBridge(Module m) {
+    Module bridge = TineBridge.class.getModule();
+    if (m != null && m.isNamed() && !m.canRead(bridge)) {
+      inst.redefineModule(m, Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
     }
   }
 }

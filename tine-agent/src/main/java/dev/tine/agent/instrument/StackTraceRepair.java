@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
@@ -40,7 +40,7 @@ import net.bytebuddy.pool.TypePool;
  * redefined. (Thread dumps printed by the JVM itself, {@code jstack}, are not Java code and keep
  * "Unknown Source" for those frames.)
  */
-final class StackTraceRepair implements ClassFileTransformer {
+public final class StackTraceRepair implements ClassFileTransformer {
   private static final String STE = "java/lang/StackTraceElement";
 
   private final AsmVisitorWrapper advice =
@@ -69,7 +69,7 @@ final class StackTraceRepair implements ClassFileTransformer {
   }
 
   /** Installs the repair unless an earlier agent in this JVM did. */
-  static synchronized void install(Instrumentation inst) throws Throwable {
+  public static synchronized void install(Instrumentation inst) throws Throwable {
     if (TineBridge.setFileName != null) return;
     Module base = Object.class.getModule();
     Module own = StackTraceRepair.class.getModule();

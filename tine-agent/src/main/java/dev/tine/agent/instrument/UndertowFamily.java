@@ -1,10 +1,11 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import net.bytebuddy.asm.Advice;
@@ -40,7 +41,7 @@ final class UndertowFamily extends Family {
   }
 
   @Override
-  boolean readSizes(Object pool, PoolFigures f) throws Throwable {
+  public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
     f.corePoolSize = intOf(pool, "getCorePoolSize");
     f.maximumPoolSize = intOf(pool, "getMaximumPoolSize");
     f.poolSize = intOf(pool, "getPoolSize");

@@ -1,10 +1,11 @@
-package dev.tine.agent.core;
+package dev.tine.agent.instrument;
 
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Locale;
@@ -103,7 +104,7 @@ final class VirtualThreadFamily extends Family {
   private double startedRate, pinnedRate, pinnedMsRate;
 
   @Override
-  boolean readSizes(Object key, PoolFigures f) {
+  public boolean readSizes(Object key, PoolFigures f) {
     Object p = key instanceof Scheduler s ? s.pool.get() : null;
     if (p instanceof ForkJoinPool fj) {
       f.parallelism = fj.getParallelism();
@@ -132,7 +133,7 @@ final class VirtualThreadFamily extends Family {
 
   /** Virtual threads started, pinned carriers. */
   @Override
-  String extras() {
+  public String extras() {
     return String.format(
         Locale.ROOT,
         "virtual threads started %.1f/s (%d in all); pinned %d times (%.1f ms in all)%s",
@@ -146,7 +147,7 @@ final class VirtualThreadFamily extends Family {
   }
 
   @Override
-  String advice(int threads, PoolFigures f) {
+  public String advice(int threads, PoolFigures f) {
     return "carriers busy "
         + String.format(
             Locale.ROOT, "%.2f of %d", f.arrivalRate * f.serviceMs / 1000, f.parallelism)

@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.lang.ref.WeakReference;
 

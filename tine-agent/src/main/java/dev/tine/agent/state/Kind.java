@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 /** The kinds of pool the agent measures. */
 public enum Kind {

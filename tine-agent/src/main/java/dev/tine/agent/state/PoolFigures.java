@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -65,6 +65,9 @@ public final class PoolFigures {
   // the advisor
   public int recommendedSize = -1;
   public String recommendation = "";
+
+  /** Which advice {@link #recommendation} words (null before the first tick). */
+  public SizeAdvice.Kind advice;
 
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();

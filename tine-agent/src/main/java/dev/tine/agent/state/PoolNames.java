@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.lang.StackWalker.StackFrame;
 import java.util.List;
@@ -8,7 +8,7 @@ import java.util.Set;
  * Readable pool names: the common prefix of the threads' names, else the class and where it was
  * built.
  */
-final class PoolNames {
+public final class PoolNames {
   private PoolNames() {}
 
   private static final StackWalker WALKER =
@@ -42,7 +42,7 @@ final class PoolNames {
    * class hierarchy's constructors and {@code java.util.concurrent.Executors}, as {@code
    * Class.method(File:line)}; null if none.
    */
-  static String creationSite(Class<?> poolClass) {
+  public static String creationSite(Class<?> poolClass) {
     return WALKER.walk(
         s -> s.filter(f -> !skip(f, poolClass)).findFirst().map(PoolNames::format).orElse(null));
   }

@@ -1,9 +1,7 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
-import dev.tine.executor.PoolSizeAdvisor;
 import java.lang.ref.WeakReference;
 import java.util.List;
-import java.util.Locale;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.ThreadPoolExecutor;
@@ -14,22 +12,24 @@ import javax.management.ObjectName;
 /**
  * What the agent knows of one pool. Holds the pool only weakly, so a pool the application drops is
  * collected and then forgotten (at the next tick). Everything the hooks touch on the task path is
- * final or volatile here; the rest belongs to the ticker.
+ * final or volatile here; the rest belongs to the ticker, whose tick ({@link #refresh}) reads the
+ * pool ({@link PoolGetters}), differences its readings over the window ({@link TickRing}, {@link
+ * TallyWindow}) and advises ({@link SizeAdvice}).
  */
-final class PoolState {
-  final int id;
-  final Kind kind;
-  final WeakReference<Object> ref;
+public final class PoolState {
+  public final int id;
+  public final Kind kind;
+  public final WeakReference<Object> ref;
 
   /** The pool's identity hash (the registry's slot). */
   final int hash;
 
-  final String className;
+  public final String className;
 
   /** Where the pool was constructed, if the agent was there to see it. */
-  volatile String createdAt;
+  public volatile String createdAt;
 
-  private final AgentRuntime rt;
+  private final Host host;
 
   /** Made on the pool's first measured activity. */
   private volatile PoolTally meter;
@@ -41,65 +41,59 @@ final class PoolState {
   private volatile TallyWindow window;
 
   /** Time one task in this many (set by the ticker from the arrival rate). */
-  volatile int sampleEvery = 1;
+  private volatile int sampleEvery = 1;
 
   /** Timed tasks with an entry in a pending table now (lets pool threads skip the look-up). */
-  final AtomicInteger timedPending = new AtomicInteger();
+  public final AtomicInteger timedPending = new AtomicInteger();
 
   /** Recorders held by this pool's threads. */
   final AtomicInteger recorders = new AtomicInteger();
 
-  final ThreadSet threads = new ThreadSet();
+  public final ThreadSet threads = new ThreadSet();
 
   /** Tine pools: external submissions (exact). */
-  final LongAdder tineArrivals = new LongAdder();
+  public final LongAdder tineArrivals = new LongAdder();
 
   /** The family of a {@link Kind#SERVER} pool (set by the hooks as the state is made). */
-  volatile Family family;
+  public volatile ServerFamily family;
 
   /** The kind shown: the family's label for a server's pool. */
-  String kindLabel() {
-    Family f = family;
-    return f != null ? f.label : kind.label;
+  public String kindLabel() {
+    ServerFamily f = family;
+    return f != null ? f.label() : kind.label;
   }
 
   /** Figures of the last tick, or null before the first. */
-  volatile PoolFigures figures;
+  public volatile PoolFigures figures;
 
   /**
    * Set once the pool has terminated: its figures are final, its meter and recorders are let go (a
    * meter holds a few MB of histograms), and what still happens to it (a terminated pool rejects
    * every task) is counted here.
    */
-  volatile boolean frozen;
+  public volatile boolean frozen;
 
-  final LongAdder lateArrivals = new LongAdder(), lateRejections = new LongAdder();
+  public final LongAdder lateArrivals = new LongAdder(), lateRejections = new LongAdder();
 
   // Ticker only.
-  ObjectName objectName;
+  public ObjectName objectName;
   String name;
-  private final long[] cpuRing, tineArrivalRing, tineExecutedRing, ringNanos;
-  private int ringIndex, ringFilled;
+  private final TickRing ring;
   private int frozenTicks;
+  private long frozenArrivals, frozenRejected;
 
-  PoolState(int id, Kind kind, Object pool, AgentRuntime rt) {
+  PoolState(int id, Kind kind, Object pool, Host host) {
     this.id = id;
     this.kind = kind;
     this.ref = new WeakReference<>(pool);
     this.hash = System.identityHashCode(pool);
     this.className = pool.getClass().getName();
-    this.rt = rt;
-    int n = (int) Math.max(1, rt.config.window().toNanos() / rt.config.tick().toNanos()) + 1;
-    cpuRing = new long[n];
-    tineArrivalRing = new long[n];
-    tineExecutedRing = new long[n];
-    ringNanos = new long[n];
-    if (kind != Kind.TINE) {
-      // The pool's threads' CPU is counted from when they join it: a first sample of 0 now lets the
-      // first tick report CPU over its whole period (Tine pools report CPU since their start).
-      ringNanos[0] = System.nanoTime();
-      ringIndex = ringFilled = 1;
-    }
+    this.host = host;
+    var config = host.config();
+    int ticks = (int) Math.max(1, config.window().toNanos() / config.tick().toNanos());
+    // The pool's threads' CPU is counted from when they join it: a first sample of 0 now lets the
+    // first tick report CPU over its whole period (Tine pools report CPU since their start).
+    this.ring = new TickRing(ticks + 1, System.nanoTime(), kind != Kind.TINE);
   }
 
   /**
@@ -107,20 +101,20 @@ final class PoolState {
    * ForkJoinPool also while it has workers (the ticker finds them). A pool only constructed (the
    * common pool when its class initializes) is not, until it is used.
    */
-  boolean isActive() {
+  public boolean isActive() {
     return meter != null || kind == Kind.TINE || kind == Kind.FORK_JOIN && threads.size() > 0;
   }
 
-  PoolTally meter() {
+  public PoolTally meter() {
     PoolTally m = meter;
     return m != null ? m : createMeter();
   }
 
-  PoolTally meterIfPresent() {
+  public PoolTally meterIfPresent() {
     return meter;
   }
 
-  ArrivalTable pending() {
+  public ArrivalTable pending() {
     ArrivalTable t = pending;
     if (t == null) {
       meter();
@@ -138,7 +132,7 @@ final class PoolState {
     if (frozen) return SINK;
     if (meter == null) {
       pending =
-          new ArrivalTable(rt.config.pendingCapacity()) {
+          new ArrivalTable(host.config().pendingCapacity()) {
             @Override
             protected void onExpunged(Entry e) {
               timedPending.decrementAndGet();
@@ -150,9 +144,9 @@ final class PoolState {
             }
           };
       PoolTally m = new PoolTally();
-      window = new TallyWindow(rt.config, System.nanoTime());
+      window = new TallyWindow(host.config(), System.nanoTime());
       meter = m;
-      rt.wakeTicker();
+      host.wakeTicker();
     }
     return meter;
   }
@@ -173,13 +167,13 @@ final class PoolState {
       }
       return false;
     } catch (RuntimeException e) {
-      rt.failed(e);
+      host.failed(e);
       return true; // keep the arrival: unknown is not stale
     }
   }
 
   /** Whether to time the task arriving now. */
-  boolean timeThis() {
+  public boolean timeThis() {
     int k = sampleEvery;
     return k <= 1 || ThreadLocalRandom.current().nextInt(k) == 0;
   }
@@ -189,15 +183,15 @@ final class PoolState {
    * tally is shared, so a thread costs the pool no heap of its own (a frozen pool's threads get a
    * sink). Never null.
    */
-  PoolTally tryRecorder() {
+  public PoolTally tryRecorder() {
     recorders.incrementAndGet();
-    rt.recorders.incrementAndGet();
+    host.recorders().incrementAndGet();
     return meter();
   }
 
-  void recorderGone() {
+  public void recorderGone() {
     recorders.decrementAndGet();
-    rt.recorders.decrementAndGet();
+    host.recorders().decrementAndGet();
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -207,7 +201,7 @@ final class PoolState {
    * One tick: harvests, reads the pool's getters, refreshes the figures. False once the pool is
    * gone.
    */
-  boolean refresh(long now) {
+  public boolean refresh(long now) {
     Object pool = ref.get();
     if (pool == null) return false;
     if (frozen) {
@@ -218,7 +212,7 @@ final class PoolState {
       }
       // A terminated pool stays visible for a while (its final figures), then is forgotten even if
       // the application still holds it.
-      return ++frozenTicks <= rt.config.terminatedTicks();
+      return ++frozenTicks <= host.config().terminatedTicks();
     }
     for (int gone = threads.refresh(); gone > 0; gone--) recorderGone();
     PoolFigures f = new PoolFigures();
@@ -227,54 +221,52 @@ final class PoolState {
     f.poolClass = className;
     f.createdAt = createdAt != null ? createdAt : "";
     f.measuredMillis = System.currentTimeMillis();
-    boolean terminated = readSizes(pool, f);
-    pool = null; // do not hold it across the rest of the tick
-    f.cpuTimeNanos = threads.cpuNanos();
-
-    // rings for the window's deltas
-    long[] tine = kind == Kind.TINE ? tineCounters(f) : null;
-    ringNanos[ringIndex] = now;
-    cpuRing[ringIndex] = f.cpuTimeNanos;
-    if (tine != null) {
-      tineArrivalRing[ringIndex] = tine[0];
-      tineExecutedRing[ringIndex] = tine[1];
+    boolean terminated = false;
+    try {
+      terminated = PoolGetters.readSizes(pool, kind, family, f);
+    } catch (Throwable t) {
+      host.failed(t);
     }
-    int oldest = ringFilled < ringNanos.length - 1 ? 0 : (ringIndex + 1) % ringNanos.length;
-    ringFilled = Math.min(ringFilled + 1, ringNanos.length - 1);
-    double ringSecs = (now - ringNanos[oldest]) / 1e9;
-    long cpuWindow =
-        f.cpuTimeNanos >= 0 && cpuRing[oldest] >= 0 ? f.cpuTimeNanos - cpuRing[oldest] : -1;
-    ringIndex = (ringIndex + 1) % ringNanos.length;
+    f.cpuTimeNanos = threads.cpuNanos();
+    long executed = 0;
+    if (kind == Kind.TINE) {
+      try {
+        executed = PoolGetters.tineStats(pool, f); // and its steals and CPU
+      } catch (Throwable t) {
+        host.failed(t);
+      }
+    }
+    pool = null; // do not hold it across the rest of the tick
+    long arrivals = tineArrivals.sum();
+    ring.add(now, f.cpuTimeNanos, arrivals, executed);
 
     PoolTally m = meter;
     TallyWindow win = window;
     if (m != null && win != null) {
       win.tick(m, now, f);
-      int k =
-          f.arrivalRate > rt.config.timedRate()
-              ? (int) Math.ceil(f.arrivalRate / rt.config.timedRate())
-              : 1;
-      sampleEvery = k;
+      double timedRate = host.config().timedRate();
+      sampleEvery = f.arrivalRate > timedRate ? (int) Math.ceil(f.arrivalRate / timedRate) : 1;
     }
     f.sampleEvery = sampleEvery;
-    if (tine != null && ringSecs > 0) {
-      f.arrivals = tine[0];
-      f.completed = tine[1];
-      f.windowSeconds = ringSecs;
-      f.windowArrivals = tine[0] - tineArrivalRing[oldest];
-      f.windowCompleted = tine[1] - tineExecutedRing[oldest];
-      f.arrivalRate = f.windowArrivals / ringSecs;
-      f.retirementRate = f.windowCompleted / ringSecs;
+    double secs = ring.seconds();
+    if (kind == Kind.TINE && secs > 0) {
+      f.arrivals = arrivals;
+      f.completed = executed;
+      f.windowSeconds = secs;
+      f.windowArrivals = ring.arrivalsDelta();
+      f.windowCompleted = ring.executedDelta();
+      f.arrivalRate = f.windowArrivals / secs;
+      f.retirementRate = f.windowCompleted / secs;
     }
-    if (cpuWindow >= 0 && ringSecs > 0) {
-      f.cpuPercent = 100.0 * cpuWindow / (ringSecs * 1e9);
+    long cpuWindow = ring.cpuDelta();
+    if (cpuWindow >= 0 && secs > 0) {
+      f.cpuPercent = 100.0 * cpuWindow / (secs * 1e9);
       if (f.windowCompleted > 0 && kind != Kind.TINE) {
-        f.cpuPerTaskMs = cpuWindow / 1e6 / (f.retirementRate * ringSecs);
+        f.cpuPerTaskMs = cpuWindow / 1e6 / (f.retirementRate * secs);
       }
     }
-    advise(f);
-    String n = nameNow();
-    f.name = n;
+    SizeAdvice.advise(f, host.processors(), family);
+    f.name = nameNow();
     if (terminated) {
       f.state = "terminated";
       freeze(f);
@@ -282,8 +274,6 @@ final class PoolState {
     figures = f;
     return true;
   }
-
-  private long frozenArrivals, frozenRejected;
 
   /** The pool terminated: keep its figures, let go of its meter, recorders and pending entries. */
   private void freeze(PoolFigures last) {
@@ -295,115 +285,6 @@ final class PoolState {
     window = null;
   }
 
-  /** Reads the pool's public getters into {@code f}; returns whether it has terminated. */
-  private boolean readSizes(Object pool, PoolFigures f) {
-    try {
-      Family fam = family;
-      if (fam != null) return fam.readSizes(pool, f);
-      if (pool instanceof ThreadPoolExecutor p) {
-        f.corePoolSize = p.getCorePoolSize();
-        f.maximumPoolSize = p.getMaximumPoolSize();
-        f.poolSize = p.getPoolSize();
-        f.activeCount = p.getActiveCount();
-        f.largestPoolSize = p.getLargestPoolSize();
-        f.queueLength = p.getQueue().size();
-        if (p.isShutdown() && !p.isTerminated()) f.state = "shutting down";
-        return p.isTerminated();
-      }
-      if (pool instanceof ForkJoinPool p) {
-        f.parallelism = p.getParallelism();
-        f.corePoolSize = f.maximumPoolSize = f.parallelism;
-        f.poolSize = p.getPoolSize();
-        f.activeCount = p.getActiveThreadCount();
-        f.queueLength =
-            (int)
-                Math.min(Integer.MAX_VALUE, p.getQueuedSubmissionCount() + p.getQueuedTaskCount());
-        f.stealCount = p.getStealCount();
-        if (p == ForkJoinPool.commonPool()) return false;
-        if (p.isShutdown() && !p.isTerminated()) f.state = "shutting down";
-        return p.isTerminated();
-      }
-      if (kind == Kind.TINE) {
-        Class<?> c = pool.getClass();
-        f.parallelism = (int) c.getMethod("parallelism").invoke(pool);
-        f.corePoolSize = f.maximumPoolSize = f.parallelism;
-        f.poolSize = (int) c.getMethod("poolSize").invoke(pool);
-        f.activeCount = f.poolSize - (int) c.getMethod("sleepingWorkers").invoke(pool);
-        f.queueLength =
-            (int) Math.min(Integer.MAX_VALUE, (long) c.getMethod("queuedTasks").invoke(pool));
-        return (boolean) c.getMethod("isTerminated").invoke(pool);
-      }
-    } catch (Throwable t) {
-      rt.failed(t);
-    }
-    return false;
-  }
-
-  /**
-   * Tine pools: {arrivals, tasks executed}, and steals, CPU into {@code f}, from {@code stats()}.
-   */
-  private long[] tineCounters(PoolFigures f) {
-    long executed = 0;
-    Object pool = ref.get();
-    if (pool != null) {
-      try {
-        Object stats = pool.getClass().getMethod("stats").invoke(pool);
-        Class<?> s = stats.getClass();
-        executed = (long) s.getMethod("tasksExecuted").invoke(stats);
-        f.stealCount = (long) s.getMethod("steals").invoke(stats);
-        f.cpuTimeNanos = (long) s.getMethod("cpuNanos").invoke(stats);
-      } catch (Throwable t) {
-        rt.failed(t);
-      }
-    }
-    return new long[] {tineArrivals.sum(), executed};
-  }
-
-  private void advise(PoolFigures f) {
-    if (!(f.arrivalRate > 0) || !(f.serviceMs > 0) || f.windowCompleted == 0) {
-      f.recommendation = f.windowArrivals == 0 ? "idle" : "not enough timed tasks yet";
-      return;
-    }
-    int cores = rt.processors;
-    double c = Double.isNaN(f.cpuPerTaskMs) ? Double.NaN : Math.min(f.cpuPerTaskMs, f.serviceMs);
-    double maxWait = Math.max(1.0, f.serviceMs);
-    try {
-      var in =
-          new PoolSizeAdvisor.Inputs(f.arrivalRate, f.serviceMs, c, cores, 0.8, 90, maxWait, 4096);
-      var r = PoolSizeAdvisor.advise(in);
-      f.recommendedSize = r.poolSize();
-      Family fam = family;
-      double a = f.arrivalRate * f.serviceMs / 1000.0;
-      Object cpu = r.figures().get("cpu_demand_cores");
-      f.recommendation =
-          String.format(
-              Locale.ROOT,
-              "λS=%.2f busy, ρ=%.2f keeps p90 wait ≤ %.3g ms%s",
-              a,
-              a / r.poolSize(),
-              maxWait,
-              cpu instanceof Double d
-                  ? String.format(Locale.ROOT, "; CPU %.2f of %d cores", d, cores)
-                  : "");
-      if (fam != null) f.recommendation += "; " + fam.advice(r.poolSize(), f);
-    } catch (IllegalArgumentException e) {
-      String msg = e.getMessage();
-      if (msg != null && msg.startsWith("CPU capacity")) {
-        f.recommendation =
-            String.format(
-                Locale.ROOT,
-                "CPU-bound: needs %.2f cores of %d; more threads will not help",
-                f.arrivalRate * c / 1000.0,
-                cores);
-      } else {
-        f.recommendation =
-            msg == null ? e.toString() : msg.length() > 100 ? msg.substring(0, 100) + "…" : msg;
-      }
-      Family fam = family;
-      if (fam != null && !fam.extras().isEmpty()) f.recommendation += "; " + fam.extras();
-    }
-  }
-
   /** The readable name: the threads' common prefix, else class@creation site, else class#id. */
   String nameNow() {
     if (kind == Kind.FORK_JOIN && ref.get() == ForkJoinPool.commonPool())
@@ -411,10 +292,9 @@ final class PoolState {
     if (kind == Kind.TINE && name == null) {
       Object pool = ref.get();
       try {
-        if (pool != null)
-          name = String.valueOf(pool.getClass().getMethod("name").invoke(pool)); // its own name
+        if (pool != null) name = PoolGetters.tineName(pool); // its own name
       } catch (ReflectiveOperationException | RuntimeException e) {
-        rt.failed(e);
+        host.failed(e);
       }
       if (name != null) return name;
     }
@@ -430,7 +310,7 @@ final class PoolState {
   }
 
   /** The agent stops: lets go of recorders and pending entries. */
-  void close() {
+  public void close() {
     for (int held = threads.clear(); held > 0; held--) recorderGone();
     ArrivalTable t = pending;
     if (t != null) t.clear();

@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -16,9 +16,9 @@ import java.util.concurrent.atomic.LongAdder;
  * cumulative; the ticker reads it into {@link Totals} and takes differences for its window, so
  * nothing is ever reset under the recording threads.
  */
-final class PoolTally {
+public final class PoolTally {
   /** An arrival that is not timed (the same value as tine-executor's {@code PoolMeter.UNTIMED}). */
-  static final long UNTIMED = 0;
+  public static final long UNTIMED = 0;
 
   private final LongAdder arrivals = new LongAdder(),
       rejected = new LongAdder(),
@@ -34,18 +34,18 @@ final class PoolTally {
   private final AtomicLong waitMax = new AtomicLong(), serviceMax = new AtomicLong();
 
   /** Counts an arrival; returns its time ({@code System.nanoTime()}, never {@link #UNTIMED}). */
-  long arrive() {
+  public long arrive() {
     arrivals.increment();
     long t = System.nanoTime();
     return t == UNTIMED ? 1 : t;
   }
 
-  void reject() {
+  public void reject() {
     rejected.increment();
   }
 
   /** A task ended, untimed. */
-  void completed(boolean failed) {
+  public void completed(boolean failed) {
     completed.increment();
     if (failed) this.failed.increment();
   }
@@ -54,7 +54,7 @@ final class PoolTally {
    * A task ended: counted, and timed if it has an arrival time ({@code arrival != UNTIMED}; {@code
    * start} and {@code end} are then {@code System.nanoTime()} readings).
    */
-  void record(long arrival, long start, long end, boolean failed) {
+  public void record(long arrival, long start, long end, boolean failed) {
     completed(failed);
     if (arrival == UNTIMED) return;
     long w = Math.max(0, start - arrival), s = Math.max(0, end - start);
@@ -73,7 +73,7 @@ final class PoolTally {
   }
 
   /** A pool thread stops recording (nothing to free: the tally is shared). */
-  void release(PoolTally r) {}
+  public void release(PoolTally r) {}
 
   /**
    * Reads the cumulative figures into {@code t} (ticker only); takes the maxima since last time.

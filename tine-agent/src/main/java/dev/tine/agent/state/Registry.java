@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -9,17 +9,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * volatile array without locking: an open-addressing table copied on each insertion and pruned by
  * the ticker, which is cheap because pools are few and made rarely.
  */
-final class Registry {
-  private final AgentRuntime rt;
+public final class Registry {
+  private final Host host;
   private volatile PoolState[] table = new PoolState[64];
   private int count;
   private final AtomicInteger ids = new AtomicInteger();
 
   /** Pools not measured because {@code maxPools} were already. */
-  final AtomicInteger refused = new AtomicInteger();
+  public final AtomicInteger refused = new AtomicInteger();
 
-  Registry(AgentRuntime rt) {
-    this.rt = rt;
+  public Registry(Host host) {
+    this.host = host;
   }
 
   private static int index(int h, int len) {
@@ -29,7 +29,7 @@ final class Registry {
   }
 
   /** The pool's state, or null if unknown. */
-  PoolState get(Object pool) {
+  public PoolState get(Object pool) {
     PoolState[] t = table;
     int mask = t.length - 1;
     for (int i = index(System.identityHashCode(pool), t.length); ; i = (i + 1) & mask) {
@@ -42,7 +42,7 @@ final class Registry {
   /**
    * The pool's state, made if needed; null if the agent measures {@code maxPools} pools already.
    */
-  PoolState getOrCreate(Object pool, Kind kind) {
+  public PoolState getOrCreate(Object pool, Kind kind) {
     PoolState s = get(pool);
     return s != null ? s : create(pool, kind);
   }
@@ -50,11 +50,11 @@ final class Registry {
   private synchronized PoolState create(Object pool, Kind kind) {
     PoolState s = get(pool);
     if (s != null) return s;
-    if (count >= rt.config.maxPools()) {
+    if (count >= host.config().maxPools()) {
       refused.incrementAndGet();
       return null;
     }
-    s = new PoolState(ids.incrementAndGet(), kind, pool, rt);
+    s = new PoolState(ids.incrementAndGet(), kind, pool, host);
     PoolState[] old = table;
     PoolState[] t = new PoolState[(count + 1) * 2 > old.length ? old.length * 2 : old.length];
     for (PoolState o : old) {
@@ -64,7 +64,7 @@ final class Registry {
     insert(t, s);
     count = size(t);
     table = t;
-    rt.wakeTicker();
+    host.wakeTicker();
     return s;
   }
 
@@ -82,7 +82,7 @@ final class Registry {
   }
 
   /** Every state now (ticker). */
-  List<PoolState> all() {
+  public List<PoolState> all() {
     List<PoolState> out = new ArrayList<>();
     for (PoolState s : table) if (s != null) out.add(s);
     return out;
@@ -91,7 +91,7 @@ final class Registry {
   /**
    * Forgets these states (collected, or terminated long enough); rebuilds the table without them.
    */
-  synchronized void remove(List<PoolState> gone) {
+  public synchronized void remove(List<PoolState> gone) {
     if (gone.isEmpty()) return;
     PoolState[] old = table;
     PoolState[] t = new PoolState[old.length];
@@ -102,7 +102,7 @@ final class Registry {
     table = t;
   }
 
-  synchronized void clear() {
+  public synchronized void clear() {
     table = new PoolState[64];
     count = 0;
   }

@@ -1,4 +1,6 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
+
+import dev.tine.agent.AgentConfig;
 
 /**
  * A pool's sliding window over its {@link PoolTally}: a ring of cumulative readings, one every

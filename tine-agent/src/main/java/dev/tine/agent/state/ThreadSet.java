@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -14,12 +14,12 @@ import java.util.Map;
  * its CPU time, and which of them hold a recorder. Added to by pool threads (once each), read and
  * pruned by the ticker; a lock guards it, never held while anything else runs.
  */
-final class ThreadSet {
+public final class ThreadSet {
   static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
   static final boolean CPU = THREADS.isThreadCpuTimeSupported();
 
   /** One thread of the pool. */
-  static final class Member {
+  public static final class Member {
     final WeakReference<Thread> thread;
     final long tid;
 
@@ -69,7 +69,7 @@ final class ThreadSet {
    * Adds the calling thread (or returns it if present), with the CPU time it has used so far as its
    * start.
    */
-  synchronized Member join(Thread t, PoolTally recorder) {
+  public synchronized Member join(Thread t, PoolTally recorder) {
     Member m = members.get(t.threadId());
     if (m != null && m.thread.refersTo(t)) {
       if (m.recorder == null) m.recorder = recorder;
@@ -88,7 +88,7 @@ final class ThreadSet {
   }
 
   /** For threads found by the ticker (ForkJoinPool workers): adds it if absent. */
-  synchronized void ensure(Thread t) {
+  public synchronized void ensure(Thread t) {
     Member m = members.get(t.threadId());
     if ((m == null || !m.thread.refersTo(t)) && members.size() < MAX_MEMBERS) {
       m = new Member(t);
@@ -102,7 +102,7 @@ final class ThreadSet {
    * The calling thread leaves the pool: counts its CPU time up to now and returns its recorder (for
    * the caller to release), or null.
    */
-  synchronized PoolTally leave(Member m) {
+  public synchronized PoolTally leave(Member m) {
     if (m.gone) return null;
     m.gone = true;
     members.remove(m.tid, m);

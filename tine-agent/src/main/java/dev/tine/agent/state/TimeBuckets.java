@@ -1,4 +1,4 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 /**
  * The agent's histogram resolution for wait and service times: log-linear buckets of nanoseconds,

@@ -1,8 +1,9 @@
-package dev.tine.agent.core;
+package dev.tine.agent.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.tine.agent.AgentConfig;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.SplittableRandom;
