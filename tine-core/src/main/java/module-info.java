@@ -7,4 +7,7 @@ module dev.tine {
   // starts
 
   exports dev.tine;
+  // registration with the MBean server and Flight Recorder, shared with the measured executor
+  exports dev.tine.platform to
+      dev.tine.executor;
 }

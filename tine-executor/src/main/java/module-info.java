@@ -10,6 +10,7 @@ module dev.tine.executor {
   requires transitive java.management; // MeasuredExecutor.mxBeanName() returns an ObjectName
   requires jdk.management; // com.sun.management.OperatingSystemMXBean: process CPU time
   requires HdrHistogram;
+  requires dev.tine; // dev.tine.platform: MXBean and Flight Recorder registration, shared
   requires static jdk.jfr; // Flight Recorder events: used when present, never loaded before JFR
 
   // starts

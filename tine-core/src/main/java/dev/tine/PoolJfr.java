@@ -2,12 +2,10 @@ package dev.tine;
 
 import dev.tine.jfr.JoinBlockedEvent;
 import dev.tine.jfr.WorkStealingPoolStatisticsEvent;
+import dev.tine.platform.FlightRecorderRegistration;
 import dev.tine.stats.WorkerCounters;
+import java.util.List;
 import java.util.Map;
-import jdk.jfr.FlightRecorder;
-import jdk.jfr.FlightRecorderListener;
-import jdk.jfr.Recording;
-import jdk.jfr.RecordingState;
 
 /**
  * The part of {@link PoolEvents} that uses {@code jdk.jfr}: loaded only from {@link PoolEvents}'s
@@ -19,35 +17,14 @@ final class PoolJfr {
   private PoolJfr() {}
 
   static void install() {
-    FlightRecorder.addListener(
-        new FlightRecorderListener() {
-          @Override
-          public void recorderInitialized(FlightRecorder recorder) {
-            // JFR is initialized (now, or already when we registered): its metadata is loaded, so
-            // registering our events costs little.
-            try {
-              register();
-            } catch (RuntimeException | LinkageError e) {
-              // Never fail JFR's initialization for our events: go without them.
-            }
-          }
-
-          @Override
-          public void recordingStateChanged(Recording recording) {
-            if (recording.getState() == RecordingState.RUNNING) {
-              PoolEvents.rebaseAll();
-            }
-          }
-        });
-  }
-
-  private static synchronized void register() {
-    if (PoolEvents.ready) {
-      return;
-    }
-    FlightRecorder.addPeriodicEvent(WorkStealingPoolStatisticsEvent.class, PoolJfr::sampleAll);
-    FlightRecorder.register(JoinBlockedEvent.class);
-    PoolEvents.ready = true;
+    FlightRecorderRegistration.install(
+        () ->
+            new FlightRecorderRegistration.Events(
+                WorkStealingPoolStatisticsEvent.class,
+                PoolJfr::sampleAll,
+                List.of(JoinBlockedEvent.class)),
+        () -> PoolEvents.ready = true,
+        PoolEvents::rebaseAll);
   }
 
   /** The periodic hook: one sample per live pool. Runs on JFR's periodic thread. */

@@ -1,7 +1,6 @@
 package dev.tine;
 
-import java.lang.management.ManagementFactory;
-import javax.management.MBeanServer;
+import dev.tine.platform.MXBeanRegistration;
 import javax.management.ObjectName;
 
 /** Adapts a pool to {@link WorkStealingPoolMXBean}; each getter reads a fresh snapshot. */
@@ -135,30 +134,10 @@ final class PoolMXBeanImpl implements WorkStealingPoolMXBean {
 
   /** Registers {@code pool}'s MXBean under a free name; null if JMX is unavailable. */
   static ObjectName register(WorkStealingPool pool) {
-    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
-    PoolMXBeanImpl bean = new PoolMXBeanImpl(pool);
-    for (int attempt = 0; ; attempt++) {
-      String n = attempt == 0 ? pool.name() : pool.name() + "#" + (attempt + 1);
-      try {
-        ObjectName on =
-            new ObjectName("dev.tine:type=WorkStealingPool,name=" + ObjectName.quote(n));
-        server.registerMBean(bean, on);
-        return on;
-      } catch (javax.management.InstanceAlreadyExistsException e) {
-        // another pool has this name: try the next suffix
-      } catch (javax.management.JMException e) {
-        return null; // JMX unavailable: the pool works without it
-      }
-    }
+    return MXBeanRegistration.register(new PoolMXBeanImpl(pool), "WorkStealingPool", pool.name());
   }
 
   static void unregister(ObjectName mxBeanName) {
-    if (mxBeanName != null) {
-      try {
-        ManagementFactory.getPlatformMBeanServer().unregisterMBean(mxBeanName);
-      } catch (javax.management.JMException e) {
-        // already gone
-      }
-    }
+    MXBeanRegistration.unregister(mxBeanName);
   }
 }

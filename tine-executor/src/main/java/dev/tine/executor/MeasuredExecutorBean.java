@@ -1,8 +1,6 @@
 package dev.tine.executor;
 
-import java.lang.management.ManagementFactory;
-import javax.management.InstanceAlreadyExistsException;
-import javax.management.JMException;
+import dev.tine.platform.MXBeanRegistration;
 import javax.management.ObjectName;
 
 /**
@@ -22,30 +20,13 @@ final class MeasuredExecutorBean implements MeasuredExecutorMXBean {
    * {@code name#2}, {@code name#3}...; returns the name, or null if JMX refused.
    */
   static ObjectName register(MeasuredExecutor executor) {
-    var server = ManagementFactory.getPlatformMBeanServer();
-    MeasuredExecutorBean bean = new MeasuredExecutorBean(executor);
-    for (int attempt = 0; ; attempt++) {
-      String n = attempt == 0 ? executor.name() : executor.name() + "#" + (attempt + 1);
-      try {
-        ObjectName on =
-            new ObjectName("dev.tine:type=MeasuredExecutor,name=" + ObjectName.quote(n));
-        server.registerMBean(bean, on);
-        return on;
-      } catch (InstanceAlreadyExistsException e) {
-        // try the next suffix
-      } catch (JMException e) {
-        return null;
-      }
-    }
+    return MXBeanRegistration.register(
+        new MeasuredExecutorBean(executor), "MeasuredExecutor", executor.name());
   }
 
   /** Unregisters a bean {@link #register} registered; harmless if already gone. */
   static void unregister(ObjectName name) {
-    try {
-      ManagementFactory.getPlatformMBeanServer().unregisterMBean(name);
-    } catch (JMException e) {
-      // already gone
-    }
+    MXBeanRegistration.unregister(name);
   }
 
   private ExecutorSnapshot total() {

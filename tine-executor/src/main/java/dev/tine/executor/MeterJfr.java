@@ -1,10 +1,11 @@
 package dev.tine.executor;
 
+import dev.tine.executor.jfr.PoolMeterStatisticsEvent;
+import dev.tine.executor.jfr.QueueWaitEvent;
+import dev.tine.executor.jfr.TaskRejectedEvent;
+import dev.tine.platform.FlightRecorderRegistration;
+import java.util.List;
 import java.util.Map;
-import jdk.jfr.FlightRecorder;
-import jdk.jfr.FlightRecorderListener;
-import jdk.jfr.Recording;
-import jdk.jfr.RecordingState;
 
 /**
  * The part of {@link MeterEvents} that uses {@code jdk.jfr}: loaded only from {@link MeterEvents}'s
@@ -25,34 +26,14 @@ final class MeterJfr {
   private MeterJfr() {}
 
   static void install() {
-    FlightRecorder.addListener(
-        new FlightRecorderListener() {
-          @Override
-          public void recorderInitialized(FlightRecorder recorder) {
-            try {
-              register();
-            } catch (RuntimeException | LinkageError e) {
-              // Never fail JFR's initialization for our events: go without them.
-            }
-          }
-
-          @Override
-          public void recordingStateChanged(Recording recording) {
-            if (recording.getState() == RecordingState.RUNNING) {
-              MeterEvents.rebaseAll();
-            }
-          }
-        });
-  }
-
-  private static synchronized void register() {
-    if (MeterEvents.ready) {
-      return;
-    }
-    FlightRecorder.addPeriodicEvent(PoolMeterStatisticsEvent.class, MeterJfr::sampleAll);
-    FlightRecorder.register(QueueWaitEvent.class);
-    FlightRecorder.register(TaskRejectedEvent.class);
-    MeterEvents.ready = true;
+    FlightRecorderRegistration.install(
+        () ->
+            new FlightRecorderRegistration.Events(
+                PoolMeterStatisticsEvent.class,
+                MeterJfr::sampleAll,
+                List.of(QueueWaitEvent.class, TaskRejectedEvent.class)),
+        () -> MeterEvents.ready = true,
+        MeterEvents::rebaseAll);
   }
 
   /** The periodic hook: one sample per live meter. Runs on JFR's periodic thread. */
@@ -88,7 +69,7 @@ final class MeterJfr {
   }
 
   static void queueWait(PoolMeter meter, long waitNanos, long serviceNanos, boolean failed) {
-    if (waitNanos < QueueWaitEvent.WaitThreshold.nanos || !Probe.QUEUE_WAIT.isEnabled()) {
+    if (waitNanos < QueueWaitEvent.waitThresholdNanos() || !Probe.QUEUE_WAIT.isEnabled()) {
       return;
     }
     QueueWaitEvent e = new QueueWaitEvent();

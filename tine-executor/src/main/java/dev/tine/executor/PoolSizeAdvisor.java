@@ -324,8 +324,8 @@ public final class PoolSizeAdvisor {
    *
    * @param in the figures and the target
    * @return the size, the figures behind it and the reasoning
-   * @throws IllegalArgumentException if no size up to {@code maxPoolSize} meets the target, or the
-   *     CPUs cannot serve the arrival rate at any size
+   * @throws NoSizeFits if no size up to {@code maxPoolSize} meets the target, or the CPUs cannot
+   *     serve the arrival rate at any size ({@link NoSizeFits#limit()} says which)
    */
   public static Recommendation advise(Inputs in) {
     List<String> why = new ArrayList<>();
@@ -350,7 +350,9 @@ public final class PoolSizeAdvisor {
       double cpuDemand = lambda * c / 1000.0;
       fig.put("cpu_demand_cores", cpuDemand);
       if (cpuDemand > in.cores()) {
-        throw new IllegalArgumentException(
+        throw new NoSizeFits(
+            NoSizeFits.Limit.CPU_CAPACITY,
+            cpuDemand,
             f(
                 "CPU capacity: λ·C = %.4g/s × %.4g ms = %.2f cores of CPU needed but only %d"
                     + " available; no pool size can keep up (at most %.4g tasks/s).",
@@ -395,7 +397,9 @@ public final class PoolSizeAdvisor {
         }
       }
       if (chosen < 0) {
-        throw new IllegalArgumentException(
+        throw new NoSizeFits(
+            NoSizeFits.Limit.WAIT_TARGET,
+            Double.NaN,
             f(
                 "no pool size up to %d keeps the p%s wait under %.4g ms (offered load %.3f)",
                 in.maxPoolSize(), trim(in.percentile()), in.maxWaitMs(), a));
@@ -411,7 +415,9 @@ public final class PoolSizeAdvisor {
               erlangC(chosen, a),
               meanWait(chosen, a, sMs)));
       if (chosen > in.maxPoolSize()) {
-        throw new IllegalArgumentException(
+        throw new NoSizeFits(
+            NoSizeFits.Limit.MAX_POOL_SIZE,
+            Double.NaN,
             f(
                 "the utilization target needs %s, more than the maximum %d",
                 threads(chosen), in.maxPoolSize()));
@@ -442,6 +448,52 @@ public final class PoolSizeAdvisor {
     fig.put("p_wait", erlangC(chosen, a));
     fig.put("mean_wait_ms", meanWait(chosen, a, sMs));
     return new Recommendation(chosen, fig, why);
+  }
+
+  /**
+   * No pool size meets the target. An {@link IllegalArgumentException} (as bad inputs are), whose
+   * {@link #limit()} says which limit was reached, so that a caller tells them apart by type, never
+   * by its message.
+   */
+  public static final class NoSizeFits extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    /** Which limit no size could get under. */
+    public enum Limit {
+      /** The CPUs cannot serve the arrival rate at any size: λ·C is more than the cores. */
+      CPU_CAPACITY,
+      /** No size up to the maximum keeps the wait percentile under the bound. */
+      WAIT_TARGET,
+      /** The utilization target needs more threads than the maximum. */
+      MAX_POOL_SIZE
+    }
+
+    private final Limit limit;
+    private final double cpuDemandCores;
+
+    NoSizeFits(Limit limit, double cpuDemandCores, String message) {
+      super(message);
+      this.limit = limit;
+      this.cpuDemandCores = cpuDemandCores;
+    }
+
+    /**
+     * Which limit was reached.
+     *
+     * @return the limit
+     */
+    public Limit limit() {
+      return limit;
+    }
+
+    /**
+     * The cores of CPU the arrivals need, λ·C.
+     *
+     * @return the cores needed, for {@link Limit#CPU_CAPACITY}; NaN for the other limits
+     */
+    public double cpuDemandCores() {
+      return cpuDemandCores;
+    }
   }
 
   /** "1 thread", "2 threads". */

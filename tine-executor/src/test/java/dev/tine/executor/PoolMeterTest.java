@@ -33,8 +33,11 @@ class PoolMeterTest {
 
   /** Wait, service and response from timestamps the test makes up (no clock involved). */
   @Test
-  void waitAndServiceFromGivenTimestamps() {
+  void waitAndServiceFromGivenTimestamps() throws InterruptedException {
+    long beforeBuild = System.nanoTime();
     try (PoolMeter meter = ownerTicked().build()) {
+      long built = System.nanoTime();
+      Thread.sleep(300); // a period long beside build()'s own time, so its bounds are tight
       for (int i = 0; i < 4; i++)
         assertNotEquals(PoolMeter.UNTIMED, meter.arrive(), "sampling 1: every arrival timed");
       meter.arrive();
@@ -46,7 +49,19 @@ class PoolMeterTest {
       rec.record(t0, t0 + 20 * MS, t0 + 25 * MS, false);
       rec.record(t0, t0 + 30 * MS, t0 + 35 * MS, false);
       rec.record(t0, t0 + 40 * MS, t0 + 85 * MS, true);
+      long beforeSnapshot = System.nanoTime();
       ExecutorSnapshot s = meter.snapshot();
+      long after = System.nanoTime();
+      // the period runs from the meter's start (inside build) to the snapshot
+      assertTrue(
+          s.seconds() >= (beforeSnapshot - built) / 1e9 - 1e-9
+              && s.seconds() <= (after - beforeBuild) / 1e9 + 1e-9,
+          "period "
+              + s.seconds()
+              + " s, between the test's readings "
+              + (beforeSnapshot - built) / 1e9
+              + " and "
+              + (after - beforeBuild) / 1e9);
       assertEquals(5, s.arrivals(), s.toString());
       assertEquals(1, s.rejected(), s.toString());
       assertEquals(4, s.completed(), s.toString());
@@ -62,8 +77,10 @@ class PoolMeterTest {
       assertEquals(5.0, s.p50ServiceMs(), 0.01);
       assertEquals(-1, s.poolSize(), "no gauges");
       assertEquals(0, s.tickFailures());
-      // Little's law over the period: retirement rate × mean response
-      assertEquals(s.retirementRate() * s.avgResponseMs() / 1000, s.littlesL(), 1e-9);
+      assertEquals(40.0, s.p90WaitMs(), 0.05); // nearest rank: the 4th of 4
+      // Little's L: the mean number of tasks in the pool over the period, from the made-up times:
+      // their responses (15 + 25 + 35 + 85 ms) over the period's length
+      assertEquals(0.160 / s.seconds(), s.littlesL(), 1e-9, s.toString());
     }
   }
 
@@ -322,11 +339,15 @@ class PoolMeterTest {
       ThreadRecorder rec = meter.recorder();
       long start = System.nanoTime();
       Thread.sleep(20);
-      rec.record(arrival, start, System.nanoTime(), false);
+      long end = System.nanoTime();
+      rec.record(arrival, start, end, false);
       ExecutorSnapshot s = meter.snapshot();
       assertTrue(s.avgWaitMs() >= 29.5 && s.avgWaitMs() < 10_000, s.toString());
       assertTrue(s.avgServiceMs() >= 19.5 && s.avgServiceMs() < 10_000, s.toString());
-      assertEquals(s.avgWaitMs() + s.avgServiceMs(), s.avgResponseMs(), 1e-9);
+      // exactly the clock readings the test made (one timed task: the means are its times)
+      assertEquals((start - arrival) / 1e6, s.avgWaitMs(), 1e-9, s.toString());
+      assertEquals((end - start) / 1e6, s.avgServiceMs(), 1e-9, s.toString());
+      assertEquals((end - arrival) / 1e6, s.avgResponseMs(), 1e-9, s.toString());
     }
   }
 

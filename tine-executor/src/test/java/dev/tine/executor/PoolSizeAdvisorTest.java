@@ -66,12 +66,14 @@ class PoolSizeAdvisorTest {
     assertEquals(16.0, (Double) r.figures().get("goetz_size"), 1e-9);
     assertEquals(0.1, (Double) r.figures().get("cpu_demand_cores"), 1e-9);
     // 800/s × 5 ms CPU = 4 cores needed on 2: infeasible at any size
-    IllegalArgumentException e =
+    PoolSizeAdvisor.NoSizeFits e =
         assertThrows(
-            IllegalArgumentException.class,
+            PoolSizeAdvisor.NoSizeFits.class,
             () ->
                 PoolSizeAdvisor.advise(
                     new PoolSizeAdvisor.Inputs(800, 10, 5, 2, 0.8, Double.NaN, Double.NaN, 1000)));
+    assertEquals(PoolSizeAdvisor.NoSizeFits.Limit.CPU_CAPACITY, e.limit(), e.getMessage());
+    assertEquals(4.0, e.cpuDemandCores(), 1e-9, e.getMessage());
     assertTrue(e.getMessage().contains("CPU"), e.getMessage());
   }
 
@@ -86,13 +88,23 @@ class PoolSizeAdvisorTest {
     assertThrows(
         IllegalArgumentException.class,
         () -> new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, Double.NaN, 10));
-    IllegalArgumentException e =
+    PoolSizeAdvisor.NoSizeFits e =
         assertThrows(
-            IllegalArgumentException.class,
+            PoolSizeAdvisor.NoSizeFits.class,
             () ->
                 PoolSizeAdvisor.advise(
                     new PoolSizeAdvisor.Inputs(800, 10, Double.NaN, 2, 0.8, 90, 10, 9)));
+    assertEquals(PoolSizeAdvisor.NoSizeFits.Limit.WAIT_TARGET, e.limit(), e.getMessage());
     assertTrue(e.getMessage().contains("no pool size up to 9"), e.getMessage());
+    // a target of 1 task in flight at ρ ≤ 0.8 needs 10 threads: more than the maximum 9
+    PoolSizeAdvisor.NoSizeFits u =
+        assertThrows(
+            PoolSizeAdvisor.NoSizeFits.class,
+            () ->
+                PoolSizeAdvisor.advise(
+                    new PoolSizeAdvisor.Inputs(
+                        800, 10, Double.NaN, 2, 0.8, Double.NaN, Double.NaN, 9)));
+    assertEquals(PoolSizeAdvisor.NoSizeFits.Limit.MAX_POOL_SIZE, u.limit(), u.getMessage());
   }
 
   /**

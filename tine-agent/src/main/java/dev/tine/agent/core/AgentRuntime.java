@@ -1,6 +1,15 @@
 package dev.tine.agent.core;
 
+import dev.tine.agent.AgentConfig;
 import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.instrument.AgentHooks;
+import dev.tine.agent.instrument.PoolTransformer;
+import dev.tine.agent.instrument.StackTraceRepair;
+import dev.tine.agent.state.Host;
+import dev.tine.agent.state.Kind;
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.PoolState;
+import dev.tine.agent.state.Registry;
 import java.lang.instrument.Instrumentation;
 import java.lang.management.ManagementFactory;
 import java.util.ArrayList;
@@ -17,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * runs per JVM; {@link #start} is idempotent and a stopped agent can be started again (a second
  * {@code tine top} after a {@code stop}).
  */
-public final class AgentRuntime {
+public final class AgentRuntime implements Host {
   public static final String VERSION = "0.1.0";
 
   private static AgentRuntime current; // guarded by AgentRuntime.class
@@ -46,7 +55,7 @@ public final class AgentRuntime {
     this.registry = new Registry(this);
     this.hooks = new AgentHooks(this, registry);
     this.jmx = new JmxExporter(this);
-    this.transformer = new PoolTransformer(this);
+    this.transformer = new PoolTransformer(inst, this);
   }
 
   /**
@@ -97,7 +106,7 @@ public final class AgentRuntime {
     for (Class<?> c : inst.getAllLoadedClasses()) {
       if (transformer.targetNames().contains(c.getName().replace('.', '/'))
           && inst.isModifiableClass(c)) {
-        readBridge(c.getModule());
+        transformer.readBridge(c.getModule());
         loaded.add(c);
       }
     }
@@ -130,8 +139,24 @@ public final class AgentRuntime {
 
   // ---------------------------------------------------------------------------------------------
 
-  void failed(Throwable t) {
+  @Override
+  public void failed(Throwable t) {
     TineBridge.failed(t);
+  }
+
+  @Override
+  public AgentConfig config() {
+    return config;
+  }
+
+  @Override
+  public AtomicInteger recorders() {
+    return recorders;
+  }
+
+  @Override
+  public int processors() {
+    return processors;
   }
 
   long failures() {
@@ -143,14 +168,6 @@ public final class AgentRuntime {
     if (t == null) return "";
     StackTraceElement[] st = t.getStackTrace();
     return t + (st.length > 0 ? " at " + st[0] : "");
-  }
-
-  /** Lets a named module (one whose classes get advice) read the bridge's module. */
-  void readBridge(Module m) {
-    Module bridge = TineBridge.class.getModule();
-    if (m != null && m.isNamed() && !m.canRead(bridge)) {
-      inst.redefineModule(m, Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
-    }
   }
 
   String[] instrumentedClasses() {
@@ -167,7 +184,8 @@ public final class AgentRuntime {
   volatile long ticks;
 
   /** A new pool appeared (it is published at the next tick, once its threads have named it). */
-  void wakeTicker() {}
+  @Override
+  public void wakeTicker() {}
 
   private void tickLoop() {
     long tick = config.tick().toNanos();

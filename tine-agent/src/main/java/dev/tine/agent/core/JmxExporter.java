@@ -2,6 +2,8 @@ package dev.tine.agent.core;
 
 import dev.tine.agent.jmx.AgentMXBean;
 import dev.tine.agent.jmx.PoolMXBean;
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.PoolState;
 import java.lang.management.ManagementFactory;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;

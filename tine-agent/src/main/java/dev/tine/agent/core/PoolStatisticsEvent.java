@@ -1,5 +1,6 @@
 package dev.tine.agent.core;
 
+import dev.tine.agent.state.PoolFigures;
 import jdk.jfr.Category;
 import jdk.jfr.Description;
 import jdk.jfr.Frequency;

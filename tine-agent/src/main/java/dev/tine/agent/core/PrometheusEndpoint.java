@@ -2,6 +2,8 @@ package dev.tine.agent.core;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.PoolState;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;

@@ -5,7 +5,7 @@ import com.sun.tools.attach.AgentLoadException;
 import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
-import dev.tine.agent.core.AgentConfig;
+import dev.tine.agent.AgentConfig;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

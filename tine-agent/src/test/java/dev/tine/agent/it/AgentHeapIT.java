@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.tine.agent.core.AgentConfig;
+import dev.tine.agent.AgentConfig;
 import dev.tine.agent.top.AttachClient;
 import java.util.List;
 import java.util.Locale;

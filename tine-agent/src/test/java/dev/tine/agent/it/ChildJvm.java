@@ -94,7 +94,11 @@ final class ChildJvm implements AutoCloseable {
             "pump");
     t.setDaemon(true);
     t.start();
+    pumps.add(t);
   }
+
+  /** The threads reading the child's stdout and stderr: joined once it exits. */
+  private final List<Thread> pumps = new ArrayList<>();
 
   /**
    * The next stdout line starting with {@code prefix} (others are skipped), waiting at most {@code
@@ -131,6 +135,9 @@ final class ChildJvm implements AutoCloseable {
       throw new AssertionError(
           "still running after " + seconds + " s; stdout " + all + " stderr " + err);
     }
+    // The child has exited, but its last lines may still be in the pipes: read them to the end
+    // before anyone looks at stdout or stderr.
+    for (Thread t : pumps) t.join(TimeUnit.SECONDS.toMillis(seconds));
     return process.exitValue();
   }
 

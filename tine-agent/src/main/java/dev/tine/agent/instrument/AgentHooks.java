@@ -1,0 +1,511 @@
+package dev.tine.agent.instrument;
+
+import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.bootstrap.TineHooks;
+import dev.tine.agent.state.ArrivalTable;
+import dev.tine.agent.state.Host;
+import dev.tine.agent.state.Kind;
+import dev.tine.agent.state.PoolNames;
+import dev.tine.agent.state.PoolState;
+import dev.tine.agent.state.PoolTally;
+import dev.tine.agent.state.Registry;
+import dev.tine.agent.state.ThreadSet;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.Delayed;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ForkJoinTask;
+import java.util.concurrent.ForkJoinWorkerThread;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The agent's side of the instrumented points (see {@link Advices} for where they are). Runs on the
+ * application's threads, inside the pools' own methods: it takes only its own short leaf locks (a
+ * stripe of an {@link ArrivalTable}, a pool's {@link ThreadSet} the first time a thread works for
+ * the pool), never blocks otherwise, and calls no application code except {@code getDelay} on a
+ * scheduled task the pool has just taken (the pool's queue calls it all the time).
+ *
+ * <p><b>Why no task wrappers.</b> The pools keep the application's own task objects: the arrival
+ * time waits in a side table keyed by the task's identity (weakly), and the pool thread finds it
+ * when {@code getTask} hands it the task. So {@code getQueue()}, {@code remove(task)}, {@code
+ * shutdownNow()} and the subclass hooks {@code beforeExecute}/{@code afterExecute} see exactly what
+ * they saw without the agent, and an exception thrown by a task keeps its stack trace.
+ *
+ * <p><b>Per thread</b>, a {@link Slot} (in a {@code ThreadLocal}) holds the pool the thread works
+ * for, its recorder, and the task it is running, so the end of a task (the next {@code getTask}, or
+ * the thread's exit) finds its arrival and start times.
+ */
+public final class AgentHooks implements TineHooks {
+  private static final VarHandle FJ_PENDING;
+
+  static {
+    try {
+      FJ_PENDING =
+          MethodHandles.lookup().findStaticVarHandle(TineBridge.class, "fjPending", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
+
+  /** What a pool thread is doing, for the pool it works for. */
+  static final class Slot {
+    PoolState st;
+    ThreadSet.Member member;
+    PoolTally rec;
+    boolean running;
+    long arrival, start;
+
+    /** End of the task's run, stamped at {@code afterExecute} (0: not stamped, read at the end). */
+    long end;
+
+    Object task;
+  }
+
+  private final Host host;
+  private final Registry reg;
+  private final ThreadLocal<Slot> slots = new ThreadLocal<>();
+
+  /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
+  public final ArrivalTable forkJoinPending;
+
+  public AgentHooks(Host host, Registry reg) {
+    this.host = host;
+    this.reg = reg;
+    this.forkJoinPending =
+        new ArrivalTable(host.config().pendingCapacity() * 4) {
+          @Override
+          protected void onExpunged(Entry e) {
+            FJ_PENDING.getAndAdd(-1);
+            if (e.owner instanceof PoolState st) st.timedPending.decrementAndGet();
+          }
+        };
+  }
+
+  private static Kind tpeKind(Object pool) {
+    return pool instanceof ScheduledThreadPoolExecutor ? Kind.SCHEDULED : Kind.THREAD_POOL;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ThreadPoolExecutor
+
+  @Override
+  public void tpeCreated(Object pool) {
+    PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+    if (st != null && st.createdAt == null) st.createdAt = PoolNames.creationSite(pool.getClass());
+  }
+
+  @Override
+  public void tpeExecute(Object pool, Object task) {
+    PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+    if (st == null || st.kind == Kind.SCHEDULED) return; // scheduled tasks arrive when they are due
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
+    long arrival = st.meter().arrive();
+    if (arrival == PoolTally.UNTIMED || !st.timeThis()) return;
+    // Count the entry before it exists, so a pool thread that takes the task at once still looks.
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
+        || !st.pending().put(task, arrival, st)) {
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void tpeReject(Object pool, Object task) {
+    PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+    if (st == null) return;
+    if (st.frozen) {
+      if (st.kind == Kind.SCHEDULED) st.lateArrivals.increment();
+      st.lateRejections.increment();
+      return;
+    }
+    PoolTally m = st.meter();
+    if (st.kind == Kind.SCHEDULED) m.arrive(); // its arrival was not counted at submission
+    m.reject();
+    if (st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT) {
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void tpeIdle(Object pool) {
+    Slot s = slots.get();
+    if (s != null && s.running && s.st.ref.refersTo(pool)) finish(s, false);
+  }
+
+  @Override
+  public void tpeTaken(Object pool, Object task) {
+    PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+    if (st == null) return;
+    Slot s = bind(st);
+    if (s.running) finish(s, false);
+    begin(s, task, arrivalOf(st, task));
+  }
+
+  @Override
+  public void tpeWorkerStart(Object pool, Object firstTask) {
+    PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+    if (st == null) return;
+    Slot s = bind(st);
+    if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask));
+  }
+
+  @Override
+  public void tpeWorkerExit(Object pool, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || s.st == null || !s.st.ref.refersTo(pool)) return;
+    if (s.running) finish(s, thrown != null);
+    unbind(s);
+    slots.remove();
+  }
+
+  @Override
+  public void tpeRunStart(Object pool) {
+    Slot s = slots.get();
+    if (s != null && s.running && s.arrival != PoolTally.UNTIMED && s.st.ref.refersTo(pool))
+      s.start = System.nanoTime();
+  }
+
+  @Override
+  public void tpeRunEnd(Object pool, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || !s.running || s.st == null || !s.st.ref.refersTo(pool)) return;
+    if (s.arrival != PoolTally.UNTIMED) s.end = System.nanoTime();
+    if (thrown != null) tpeWorkerExit(pool, thrown); // the thread ends: take it out now
+  }
+
+  /** The arrival time of a task a pool thread has just taken, or UNTIMED. */
+  private long arrivalOf(PoolState st, Object task) {
+    if (st.kind == Kind.SCHEDULED) {
+      // A scheduled task arrives when it is due: count it now, and date it back to its due time.
+      long a = st.meter().arrive();
+      if (a == PoolTally.UNTIMED || !st.timeThis()) return PoolTally.UNTIMED;
+      if (task instanceof Delayed d) {
+        try {
+          long late = -d.getDelay(TimeUnit.NANOSECONDS);
+          if (late > 0) a -= late;
+        } catch (RuntimeException e) {
+          host.failed(e); // the application's getDelay threw: time it from now
+        }
+      }
+      return a == PoolTally.UNTIMED ? 1 : a;
+    }
+    if (st.timedPending.get() <= 0) return PoolTally.UNTIMED;
+    long a = st.pending().remove(task);
+    if (a == ArrivalTable.ABSENT) return PoolTally.UNTIMED;
+    st.timedPending.decrementAndGet();
+    return a;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Pool threads
+
+  /** The calling thread's slot, bound to {@code st} (registering the thread with the pool once). */
+  private Slot bind(PoolState st) {
+    Slot s = slots.get();
+    if (s == null) {
+      s = new Slot();
+      slots.set(s);
+    }
+    if (s.st != st) {
+      unbind(s);
+      PoolTally r = st.tryRecorder();
+      s.st = st;
+      s.rec = r;
+      s.member = st.threads.join(Thread.currentThread(), r);
+    }
+    return s;
+  }
+
+  private void unbind(Slot s) {
+    PoolState st = s.st;
+    if (st == null) return;
+    if (s.running) finish(s, false);
+    PoolTally r = st.threads.leave(s.member);
+    if (r != null) {
+      PoolTally m = st.meterIfPresent();
+      if (m != null) m.release(r);
+      st.recorderGone();
+    }
+    s.st = null;
+    s.rec = null;
+    s.member = null;
+  }
+
+  private static void begin(Slot s, Object task, long arrival) {
+    s.task = task;
+    s.arrival = arrival;
+    s.end = 0;
+    s.start = arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
+    s.running = true;
+  }
+
+  private void finish(Slot s, boolean threw) {
+    long end = s.arrival == PoolTally.UNTIMED ? 0 : s.end != 0 ? s.end : System.nanoTime();
+    s.end = 0;
+    Object task = s.task;
+    s.task = null;
+    s.running = false;
+    boolean failed = threw || futureFailed(task);
+    if (s.rec != null) s.rec.record(s.arrival, s.start, end, failed);
+    else s.st.meter().completed(failed);
+  }
+
+  /**
+   * Whether a task handed in through {@code submit} ended exceptionally. Only the JDK's own futures
+   * are asked (their {@code state()} reads a field); an application's subclass is not called.
+   */
+  private static boolean futureFailed(Object task) {
+    if (task instanceof FutureTask<?> f
+        && task.getClass().getModule() == FutureTask.class.getModule()) {
+      return f.state() == Future.State.FAILED;
+    }
+    return false;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ForkJoinPool
+
+  @Override
+  public void fjCreated(Object pool) {
+    PoolState st = reg.getOrCreate(pool, Kind.FORK_JOIN);
+    if (st != null && st.createdAt == null) st.createdAt = PoolNames.creationSite(pool.getClass());
+  }
+
+  @Override
+  public void fjSubmit(Object pool, Object task) {
+    if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool)
+      return; // internal
+    external(pool, task);
+  }
+
+  @Override
+  public void fjFork(Object task) {
+    if (Thread.currentThread() instanceof ForkJoinWorkerThread) return; // a fork inside a pool
+    external(ForkJoinPool.commonPool(), task);
+  }
+
+  /**
+   * An external submission. Every one gets an entry (timed or not): only the entry tells {@code
+   * doExec} that a task came from outside, so completions stay exact under sampling.
+   */
+  private void external(Object pool, Object task) {
+    // the virtual-thread scheduler is measured as virtual threads' carrier pool, not here
+    if (((VirtualThreadFamily) Families.of(VirtualThreadFamily.ID)).isScheduler(pool)) return;
+    PoolState st = reg.getOrCreate(pool, Kind.FORK_JOIN);
+    if (st == null) return;
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
+    long arrival = st.meter().arrive();
+    if (arrival != PoolTally.UNTIMED && !st.timeThis()) arrival = PoolTally.UNTIMED;
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()) {
+      st.timedPending.decrementAndGet();
+      return;
+    }
+    FJ_PENDING.getAndAdd(1);
+    if (!forkJoinPending.put(task, arrival, st)) {
+      FJ_PENDING.getAndAdd(-1);
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void fjRejected(Object pool, Object task, Throwable thrown) {
+    if (!(thrown instanceof RejectedExecutionException)) return;
+    if (Thread.currentThread() instanceof ForkJoinWorkerThread w && w.getPool() == pool) return;
+    PoolState st = reg.get(pool);
+    if (st == null) return;
+    if (st.frozen) {
+      st.lateRejections.increment();
+      return;
+    }
+    st.meter().reject();
+    ArrivalTable.Entry e = forkJoinPending.take(task);
+    if (e != null) {
+      e.clear();
+      FJ_PENDING.getAndAdd(-1);
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public Object fjStart(Object task) {
+    ArrivalTable.Entry e = forkJoinPending.take(task);
+    if (e == null) return null;
+    FJ_PENDING.getAndAdd(-1);
+    ((PoolState) e.owner).timedPending.decrementAndGet();
+    e.start = e.arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
+    return e;
+  }
+
+  @Override
+  public void fjEnd(Object token) {
+    ArrivalTable.Entry e = (ArrivalTable.Entry) token;
+    long end = e.arrival != PoolTally.UNTIMED ? System.nanoTime() : 0;
+    PoolState st = (PoolState) e.owner;
+    Object task = e.get();
+    e.clear();
+    boolean failed = task instanceof ForkJoinTask<?> f && f.isCompletedAbnormally();
+    if (Thread.currentThread() instanceof ForkJoinWorkerThread w && st.ref.refersTo(w.getPool())) {
+      Slot s = bind(st);
+      if (s.rec != null) {
+        s.rec.record(e.arrival, e.start, end, failed);
+        return;
+      }
+    }
+    // Run by a thread outside the pool (a caller that took its own task back): counted, untimed.
+    st.meter().completed(failed);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Tine
+
+  @Override
+  public void tineSubmit(Object pool) {
+    PoolState st = reg.getOrCreate(pool, Kind.TINE);
+    if (st != null) st.tineArrivals.increment();
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Executor families (servers' pools): the same task path as ThreadPoolExecutor's
+
+  /** The state of the pool {@code point} names for family {@code fam}, made if needed; or null. */
+  private PoolState famState(int fam, Object point) {
+    Family f = Families.of(fam);
+    Object pool = f == null ? null : f.poolOf(point);
+    if (pool == null) return null;
+    PoolState st = reg.getOrCreate(pool, Kind.SERVER);
+    if (st != null && st.family == null) st.family = f;
+    return st;
+  }
+
+  /** A server pool's family: set by {@link #famState}, so always one of {@link Families#ALL}. */
+  private static Family family(PoolState st) {
+    return (Family) st.family;
+  }
+
+  /** The pool the calling thread is bound to, if it belongs to family {@code fam}. */
+  private PoolState boundState(int fam) {
+    Slot s = slots.get();
+    return s != null && s.st != null && s.st.family == Families.of(fam) ? s.st : null;
+  }
+
+  @Override
+  public void famCreated(int fam, Object pool) {
+    PoolState st = famState(fam, pool);
+    if (st != null && st.createdAt == null) st.createdAt = PoolNames.creationSite(pool.getClass());
+  }
+
+  @Override
+  public void famArrive(int fam, Object pool, Object task, Object detail) {
+    PoolState st = famState(fam, pool);
+    if (st == null || !family(st).counts(detail)) return;
+    if (st.frozen) {
+      st.lateArrivals.increment();
+      return;
+    }
+    if (family(st).repeat == Family.Repeat.SAME && st.timedPending.get() > 0) {
+      long earlier = st.pending().remove(task);
+      if (earlier != ArrivalTable.ABSENT) {
+        if (!st.pending().put(task, earlier, st)) st.timedPending.decrementAndGet();
+        return; // already counted, at its first point
+      }
+    }
+    long arrival = st.meter().arrive();
+    boolean timed = arrival != PoolTally.UNTIMED && st.timeThis();
+    if (family(st).startsHere(detail)) {
+      // runs at once on this thread: it waited for nothing
+      Slot s = bind(st);
+      if (s.running) finish(s, false);
+      begin(s, task, timed ? arrival : PoolTally.UNTIMED);
+      return;
+    }
+    // See Family.Repeat.STALE: an entry still there is a use whose start was not seen.
+    while (family(st).repeat == Family.Repeat.STALE
+        && st.timedPending.get() > 0
+        && st.pending().remove(task) != ArrivalTable.ABSENT) {
+      st.timedPending.decrementAndGet();
+    }
+    if (!timed) {
+      if (!family(st).startsOnlyIfArrived) return;
+      arrival = PoolTally.UNTIMED; // an entry all the same: only an entry makes its start count
+    }
+    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
+        || !st.pending().put(task, arrival, st)) {
+      st.timedPending.decrementAndGet();
+    }
+  }
+
+  @Override
+  public void famReject(int fam, Object pool, Object task) {
+    PoolState st = famState(fam, pool);
+    if (st == null) return;
+    if (st.frozen) {
+      st.lateRejections.increment();
+      return;
+    }
+    boolean hadEntry =
+        st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT;
+    if (hadEntry) st.timedPending.decrementAndGet();
+    // a family that counts only some arrivals (those with entries) counts only their rejections
+    if (hadEntry || !family(st).startsOnlyIfArrived) st.meter().reject();
+  }
+
+  @Override
+  public void famStart(int fam, Object pool, Object task) {
+    PoolState st = pool == null ? boundState(fam) : famState(fam, pool);
+    if (st == null) return;
+    long arrival;
+    if (family(st).startsOnlyIfArrived) {
+      long a = st.timedPending.get() > 0 ? st.pending().remove(task) : ArrivalTable.ABSENT;
+      if (a == ArrivalTable.ABSENT) return; // a task that did not arrive through the pool
+      st.timedPending.decrementAndGet();
+      arrival = a;
+    } else {
+      arrival = arrivalOf(st, task);
+    }
+    Slot s = bind(st);
+    if (s.running) finish(s, false);
+    begin(s, task, arrival);
+  }
+
+  @Override
+  public void famEnd(int fam, Object pool, Object detail, Throwable thrown) {
+    Slot s = slots.get();
+    if (s == null || !s.running || s.st == null) return;
+    Family f = Families.of(fam);
+    if (s.st.family != f || !f.endsHere(detail)) return;
+    if (pool != null && !s.st.ref.refersTo(f.poolOf(pool))) return;
+    finish(s, thrown != null);
+  }
+
+  @Override
+  public void famThread(
+      int fam, Object pool, Object firstTask, boolean starting, Throwable thrown) {
+    PoolState st = famState(fam, pool);
+    if (st == null) return;
+    if (starting) {
+      Slot s = bind(st);
+      if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask));
+      return;
+    }
+    Slot s = slots.get();
+    if (s == null || s.st != st) return;
+    if (s.running) finish(s, thrown != null);
+    unbind(s);
+    slots.remove();
+  }
+
+  @Override
+  public void famEvent(int fam, Object pool, Object detail) {
+    Family f = Families.of(fam);
+    if (f != null) f.event(f.poolOf(pool), detail);
+  }
+}

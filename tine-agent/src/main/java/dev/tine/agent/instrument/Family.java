@@ -1,0 +1,180 @@
+package dev.tine.agent.instrument;
+
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.ServerFamily;
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Method;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.type.TypeDescription;
+
+/**
+ * An executor family the agent measures beside the JDK's pools: a server's request pool (Tomcat,
+ * Jetty, Undertow, Netty). One file per family says which of its classes' methods mark a task's
+ * arrival, start, end and rejection (as ByteBuddy advice calling the bridge's {@code fam*} methods
+ * with the family's {@link #id}), and how to read its sizes. The agent's task path ({@link
+ * AgentHooks}) and figures ({@code PoolState}) are the same for every family; adding one is a new
+ * subclass and a line in {@link Families}.
+ *
+ * <p>Server classes are not on the agent's class path: sizes are read through the pool's public
+ * getters by name, looked up once per class.
+ */
+abstract class Family implements ServerFamily {
+  /** The family's index in {@link Families#ALL}; the advice passes it to the bridge. */
+  final int id;
+
+  /** Shown as the pool's kind. */
+  final String label;
+
+  @Override
+  public final String label() {
+    return label;
+  }
+
+  /** The server's setting that sizes this pool ({@code maxThreads}, {@code workerThreads}, ...). */
+  final String setting;
+
+  /**
+   * Whether a task starts only if its arrival was seen (an entry is made for every arrival, timed
+   * or not). For families whose start points also run tasks that did not arrive through the pool
+   * (Jetty's strategy jobs, Netty's scheduled tasks): those are not counted.
+   */
+  final boolean startsOnlyIfArrived;
+
+  /** What a second arrival of a task object that still has an entry means. */
+  enum Repeat {
+    /** It is queued again (Netty queues a handler context's task several times): both wait. */
+    QUEUED,
+    /**
+     * The server queues a task object once at a time (it reuses them, one use after another): the
+     * old entry is a use whose start was not seen (a thread that took it in a method entered before
+     * the attach), which would otherwise date every later use back by one submission. Replaced.
+     */
+    STALE,
+    /**
+     * The same submission reaching a second point (a virtual thread's lazy submit): not counted.
+     */
+    SAME
+  }
+
+  final Repeat repeat;
+
+  Family(int id, String label, String setting, boolean startsOnlyIfArrived, Repeat repeat) {
+    this.id = id;
+    this.label = label;
+    this.setting = setting;
+    this.startsOnlyIfArrived = startsOnlyIfArrived;
+    this.repeat = repeat;
+  }
+
+  /** Something else the family counts ({@code TineBridge.famEvent}); nothing by default. */
+  void event(Object pool, Object detail) {}
+
+  /** Internal class name → the advice for it. */
+  abstract Map<String, AsmVisitorWrapper> advice();
+
+  /** Whether to instrument this class (one of {@link #advice}'s names) as it is. */
+  boolean applies(TypeDescription type) {
+    return true;
+  }
+
+  /** The pool an instrumented point names (the object itself, by default). Null: not measured. */
+  Object poolOf(Object point) {
+    return point;
+  }
+
+  /**
+   * Whether an arrival with this {@code detail} (what the advice passed beside the task) is one the
+   * family counts (all, by default).
+   */
+  boolean counts(Object detail) {
+    return true;
+  }
+
+  /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
+  boolean startsHere(Object detail) {
+    return false;
+  }
+
+  /** Whether the end point reached with this detail ends the thread's task (yes, by default). */
+  boolean endsHere(Object detail) {
+    return true;
+  }
+
+  @Override
+  public abstract boolean readSizes(Object pool, PoolFigures f) throws Throwable;
+
+  /** Threads of the pool now (a gauge), or -1. */
+  abstract int threads(Object pool);
+
+  /** Tasks queued now (a gauge), or -1. */
+  abstract int queued(Object pool);
+
+  /** What to set {@link #setting} to for {@code threads} request threads. */
+  @Override
+  public String advice(int threads, PoolFigures f) {
+    return setting + "=" + threads;
+  }
+
+  @Override
+  public String extras() {
+    return "";
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Getters by name
+
+  private final Map<String, MethodHandle> getters = new ConcurrentHashMap<>();
+
+  /** {@code pool.name()} (a public no-argument method), or throws. */
+  final Object call(Object pool, String name) throws Throwable {
+    Class<?> c = pool.getClass();
+    String key = c.getName() + "#" + System.identityHashCode(c) + "#" + name;
+    MethodHandle h = getters.get(key);
+    if (h == null) {
+      Method m = c.getMethod(name);
+      // a public method of a class that may not be public (Netty's group subclasses): unreflect
+      // the declaration from the public type that declares it
+      h = MethodHandles.publicLookup().unreflect(publicDeclaration(m));
+      h = h.asType(MethodType.methodType(Object.class, Object.class));
+      getters.put(key, h);
+    }
+    return h.invokeExact(pool);
+  }
+
+  final int intOf(Object pool, String name) throws Throwable {
+    return ((Number) call(pool, name)).intValue();
+  }
+
+  final int intOrMinus(Object pool, String name) {
+    try {
+      return pool == null ? -1 : intOf(pool, name);
+    } catch (Throwable t) {
+      return -1;
+    }
+  }
+
+  private static Method publicDeclaration(Method m) {
+    if (java.lang.reflect.Modifier.isPublic(m.getDeclaringClass().getModifiers())) return m;
+    for (Class<?> c = m.getDeclaringClass(); c != null; c = c.getSuperclass()) {
+      for (Class<?> i : c.getInterfaces()) {
+        try {
+          Method im = i.getMethod(m.getName(), m.getParameterTypes());
+          if (java.lang.reflect.Modifier.isPublic(i.getModifiers())) return im;
+        } catch (NoSuchMethodException e) {
+          // not this one
+        }
+      }
+      try {
+        Method sm = c.getMethod(m.getName(), m.getParameterTypes());
+        if (java.lang.reflect.Modifier.isPublic(sm.getDeclaringClass().getModifiers())) return sm;
+      } catch (NoSuchMethodException e) {
+        // not this one
+      }
+    }
+    return m;
+  }
+}

@@ -1,0 +1,133 @@
+package dev.tine.agent.instrument;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
+
+import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+import net.bytebuddy.description.type.TypeDescription;
+
+/**
+ * Tomcat's own {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} (9.0.98+, 10.1, 11): a
+ * copy of the JDK's pool that extends {@code AbstractExecutorService}, so the JDK pool's advice
+ * never reaches it. Same points as the JDK's: {@code execute} (arrival), {@code getTask} (enter:
+ * the thread's previous task ended; exit: the returned task starts), {@code Worker.run} (its first
+ * task; the thread's end).
+ *
+ * <p>One difference: when the pool is at {@code maxThreads}, Tomcat's {@code execute} catches the
+ * refusal of its own {@code reject} and forces the task into its queue. So a rejection is counted
+ * only when {@code execute} itself throws, never at {@code reject}.
+ *
+ * <p>Older Tomcats (8.5, 9.0 before 9.0.98) have a class of the same name that extends the JDK's
+ * pool: it is measured as a JDK pool, and this advice is not applied to it.
+ *
+ * <p>A task is one {@code SocketProcessor} run: the processing of one socket event, which may serve
+ * several keep-alive or pipelined requests, or none (a close). Requests per task: Tomcat's {@code
+ * GlobalRequestProcessor} MBean's {@code requestCount} over the pool's completed tasks.
+ */
+final class TomcatFamily extends Family {
+  static final int ID = 1;
+  private static final String POOL = "org/apache/tomcat/util/threads/ThreadPoolExecutor";
+
+  TomcatFamily() {
+    super(ID, "Tomcat", "maxThreads", false, Repeat.STALE);
+  }
+
+  @Override
+  Map<String, AsmVisitorWrapper> advice() {
+    return Map.of(
+        POOL,
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Created.class).on(net.bytebuddy.matcher.ElementMatchers.isConstructor()),
+            Advice.to(Execute.class).on(named("execute").and(takesArguments(Runnable.class))),
+            Advice.to(GetTask.class).on(named("getTask").and(takesNoArguments()))),
+        POOL + "$Worker",
+        Advice.to(WorkerRun.class).on(named("run").and(takesNoArguments())));
+  }
+
+  @Override
+  boolean applies(TypeDescription type) {
+    TypeDescription.Generic s = type.getSuperClass();
+    String sup = s == null ? "" : s.asErasure().getName();
+    if (type.getName().endsWith("$Worker")) return true; // only the new pool has its own
+    return sup.equals("java.util.concurrent.AbstractExecutorService");
+  }
+
+  @Override
+  public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
+    f.corePoolSize = intOf(pool, "getCorePoolSize");
+    f.maximumPoolSize = intOf(pool, "getMaximumPoolSize");
+    f.poolSize = intOf(pool, "getPoolSize");
+    f.activeCount = intOf(pool, "getActiveCount");
+    f.largestPoolSize = intOf(pool, "getLargestPoolSize");
+    f.queueLength = queued(pool);
+    if ((boolean) call(pool, "isShutdown") && !(boolean) call(pool, "isTerminated"))
+      f.state = "shutting down";
+    return (boolean) call(pool, "isTerminated");
+  }
+
+  @Override
+  int threads(Object pool) {
+    return intOrMinus(pool, "getPoolSize");
+  }
+
+  @Override
+  int queued(Object pool) {
+    try {
+      return pool == null ? -1 : ((java.util.Collection<?>) call(pool, "getQueue")).size();
+    } catch (Throwable t) {
+      return -1;
+    }
+  }
+
+  static final class Created {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object pool) {
+      TineBridge.famCreated(ID, pool);
+    }
+  }
+
+  static final class Execute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object pool, @Advice.Argument(0) Object task) {
+      TineBridge.famArrive(ID, pool, task, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(
+        @Advice.This Object pool, @Advice.Argument(0) Object task, @Advice.Thrown Throwable t) {
+      if (t instanceof RejectedExecutionException) TineBridge.famReject(ID, pool, task);
+    }
+  }
+
+  static final class GetTask {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object pool) {
+      TineBridge.famEnd(ID, pool, null, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object pool, @Advice.Return Object task) {
+      if (task != null) TineBridge.famStart(ID, pool, task);
+    }
+  }
+
+  static final class WorkerRun {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.FieldValue("this$0") Object pool,
+        @Advice.FieldValue("firstTask") Object firstTask) {
+      TineBridge.famThread(ID, pool, firstTask, true, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.FieldValue("this$0") Object pool, @Advice.Thrown Throwable thrown) {
+      TineBridge.famThread(ID, pool, null, false, thrown);
+    }
+  }
+}

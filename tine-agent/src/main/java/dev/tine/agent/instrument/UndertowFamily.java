@@ -1,0 +1,98 @@
+package dev.tine.agent.instrument;
+
+import static net.bytebuddy.matcher.ElementMatchers.named;
+import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
+
+import dev.tine.agent.bootstrap.TineBridge;
+import dev.tine.agent.state.PoolFigures;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import net.bytebuddy.asm.Advice;
+import net.bytebuddy.asm.AsmVisitorWrapper;
+
+/**
+ * JBoss threads' {@code EnhancedQueueExecutor}: Undertow's worker pool (through XNIO), WildFly's
+ * and Quarkus' worker pools. {@code execute} is the arrival; it wraps the application's task in an
+ * {@code EnhancedQueueExecutor$Task} whose {@code run} is the start and end (keyed by the task it
+ * wraps, so the arrival is found). A rejection is an {@code execute} that throws (the pool's
+ * default handler); a handler that discards silently is not seen.
+ *
+ * <p>In Undertow a task is one dispatch of an exchange to the worker pool ({@code
+ * HttpServerExchange.dispatch}): one blocking request, unless a handler dispatches twice.
+ */
+final class UndertowFamily extends Family {
+  static final int ID = 3;
+  private static final String EQE = "org/jboss/threads/EnhancedQueueExecutor";
+
+  UndertowFamily() {
+    super(ID, "EnhancedQueueExecutor", "workerThreads", false, Repeat.STALE);
+  }
+
+  @Override
+  Map<String, AsmVisitorWrapper> advice() {
+    return Map.of(
+        EQE,
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Created.class).on(net.bytebuddy.matcher.ElementMatchers.isConstructor()),
+            Advice.to(Execute.class).on(named("execute").and(takesArguments(Runnable.class)))),
+        EQE + "$Task",
+        Advice.to(TaskRun.class).on(named("run").and(takesNoArguments())));
+  }
+
+  @Override
+  public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
+    f.corePoolSize = intOf(pool, "getCorePoolSize");
+    f.maximumPoolSize = intOf(pool, "getMaximumPoolSize");
+    f.poolSize = intOf(pool, "getPoolSize");
+    f.activeCount = intOf(pool, "getActiveCount");
+    f.largestPoolSize = intOf(pool, "getLargestPoolSize");
+    f.queueLength = intOf(pool, "getQueueSize");
+    if ((boolean) call(pool, "isShutdown") && !(boolean) call(pool, "isTerminated"))
+      f.state = "shutting down";
+    return (boolean) call(pool, "isTerminated");
+  }
+
+  @Override
+  int threads(Object pool) {
+    return intOrMinus(pool, "getPoolSize");
+  }
+
+  @Override
+  int queued(Object pool) {
+    return intOrMinus(pool, "getQueueSize");
+  }
+
+  static final class Created {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object pool) {
+      TineBridge.famCreated(ID, pool);
+    }
+  }
+
+  static final class Execute {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object pool, @Advice.Argument(0) Object task) {
+      TineBridge.famArrive(ID, pool, task, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(
+        @Advice.This Object pool, @Advice.Argument(0) Object task, @Advice.Thrown Throwable t) {
+      if (t instanceof RejectedExecutionException) TineBridge.famReject(ID, pool, task);
+    }
+  }
+
+  static final class TaskRun {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(
+        @Advice.FieldValue("this$0") Object pool, @Advice.FieldValue("delegate") Object task) {
+      TineBridge.famStart(ID, pool, task);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.FieldValue("this$0") Object pool, @Advice.Thrown Throwable t) {
+      TineBridge.famEnd(ID, pool, null, t);
+    }
+  }
+}
