@@ -219,7 +219,7 @@ final class HelpingJoin {
           waits++;
           long wait = deadline == 0L ? JOIN_BLOCK_NANOS : Math.min(JOIN_BLOCK_NANOS, left);
           try {
-            task.awaitDone(interruptible, wait);
+            TaskWait.awaitDone(task, interruptible, wait);
           } catch (InterruptedException e) {
             s = INTERRUPTED; // only when interruptible
             break;
