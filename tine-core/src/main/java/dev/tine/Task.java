@@ -1,5 +1,6 @@
 package dev.tine;
 
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -330,7 +331,8 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
         s = TaskWait.awaitDone(this, true, Math.max(1L, nanos));
       }
       if (s >= 0) {
-        throw new TimeoutException("task not done after " + timeout + " " + unit);
+        throw new TimeoutException(
+            "task not done within " + timeout + " " + unit.name().toLowerCase(Locale.ROOT));
       }
     }
     return (V) reportForGet(s);
