@@ -9,7 +9,7 @@ import java.util.concurrent.RejectedExecutionException;
  * the JDK's {@code ForkJoinPool.managedBlock} does. The worker's latent forks are promoted first
  * (so that other workers can run them), then, while it blocks, the pool counts it in {@code
  * blockedWorkers} and may run one more worker than its parallelism for it, up to {@code maxSpares}
- * ({@link WorkStealingPool#targetSize}). Past the bound, with no worker idle, it throws {@link
+ * ({@link WorkerSlots#targetSize}). Past the bound, with no worker idle, it throws {@link
  * RejectedExecutionException} rather than block with nobody left to run the work the blocker may
  * wait for.
  */

@@ -66,11 +66,11 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Start, retire, exit</h2>
  *
  * A signal that finds no sleeper starts a worker if fewer than the target are live ({@link
- * WorkStealingPool#tryStartWorker}, under the pool lock). A sleeper whose keep-alive ends retires
- * with the same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of wake-up,
- * unregister and retire ends a sleep ({@code SleeperWakeRace}). A retired worker is no longer live
- * but still holds its slot until its thread ends; a submission in that window can find no slot, so
- * an exiting worker looks for visible work once its slot is free.
+ * WorkerSlots#tryStart}, under the pool lock). A sleeper whose keep-alive ends retires with the
+ * same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of wake-up, unregister and
+ * retire ends a sleep ({@code SleeperWakeRace}). A retired worker is no longer live but still holds
+ * its slot until its thread ends; a submission in that window can find no slot, so an exiting
+ * worker looks for visible work once its slot is free.
  */
 final class Sleep {
   static final int AWAKE = 0, SLEEPING = 1, RETIRED = 2;
@@ -155,8 +155,8 @@ final class Sleep {
       }
       c = ctl;
     }
-    if (live(c) < pool.targetSize() && !pool.isStopping()) {
-      pool.tryStartWorker();
+    if (live(c) < WorkerSlots.targetSize(pool) && !pool.isStopping()) {
+      WorkerSlots.tryStart(pool);
     }
   }
 
@@ -266,7 +266,7 @@ final class Sleep {
         return false;
       }
       long c = addLive(-1, -1); // one fewer live worker, one fewer sleeper
-      pool.adjustVacancy(live(c), live(c) - 1);
+      WorkerSlots.adjustVacancy(pool, live(c), live(c) - 1);
       return true;
     }
   }

@@ -39,13 +39,10 @@ import java.util.concurrent.TimeoutException;
  * @param <V> the result type
  */
 public abstract class Task<V> extends TaskStatus implements Future<V> {
-  /*
-   * The status word, the outcome and every rule for writing them are TaskStatus's; blocking until
-   * done is TaskWait's; a worker's helping join is HelpingJoin's. This file is the API and the
-   * frames that run and join a task (doExec, execLatent, join, invokeAll): each records its task
-   * in the worker's pending list itself when an error strikes inside the runtime, with plain
-   * stores and no call (Worker's class comment, rules 3 and 4).
-   */
+  // The status word and its writers are TaskStatus's, blocking until done TaskWait's. This file is
+  // the API and the frames that run and join a task (doExec, execLatent, join, invokeAll): each
+  // records its task in the worker's pending list itself, with plain stores and no call, when an
+  // error strikes inside the runtime (Worker's class comment, rules 3 and 4).
 
   /** Creates a task. */
   protected Task() {}
@@ -162,7 +159,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(new Task<?>[] {a, b}));
+      WorkStealingPool.commonPool().invokeTask(asOne(new Task<?>[] {a, b}));
       return;
     }
     int sa, sb;
@@ -202,7 +199,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
       return;
     }
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(tasks.clone()));
+      WorkStealingPool.commonPool().invokeTask(asOne(tasks.clone()));
       return;
     }
     try {
@@ -355,7 +352,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Internals shared with Worker and WorkStealingPool
+  // Running and joining (package-private)
 
   /**
    * Runs compute() if the task is still incomplete; returns the status afterwards. A latent task
@@ -440,18 +437,11 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     }
   }
 
-  /** invokeAll from a non-worker thread: run the group as one root task on the common pool. */
-  private static final class InvokeAllTask extends Task<Void> {
-    private final Task<?>[] tasks;
-
-    InvokeAllTask(Task<?>[] tasks) {
-      this.tasks = tasks;
-    }
-
-    @Override
-    protected Void compute() {
+  /** invokeAll from a non-worker thread: the group as one root task for the common pool. */
+  private static Task<Void> asOne(Task<?>[] tasks) {
+    return of(() -> {
       invokeAll(tasks);
       return null;
-    }
+    });
   }
 }

@@ -6,7 +6,6 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
@@ -36,9 +35,9 @@ import javax.management.ObjectName;
  * <h2>Implementation overview</h2>
  *
  * <p>This file is the public API (an {@code ExecutorService} plus {@code invoke}, {@code stats} and
- * {@code managedBlock}), the pool's lifecycle (run state, starting and ending worker threads,
- * shutdown, termination) and the wiring of the parts below; its size is those contracts and the
- * builder's. Each protocol lives in its own file:
+ * {@code managedBlock}), the pool's lifecycle (run state, shutdown, termination) and the wiring of
+ * the parts below; its size is those contracts and the builder's. Each protocol lives in its own
+ * file:
  *
  * <table>
  *   <caption>Where each part is</caption>
@@ -58,6 +57,8 @@ import javax.management.ObjectName;
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
  *   <tr><td>{@link StallWatch}</td><td>one thread per JVM: a spare for a pool whose workers
  *       are all parked while work waits (the per-pool check is there too)</td></tr>
+ *   <tr><td>{@link WorkerSlots}</td><td>worker threads: the target size, starting one in a free
+ *       slot, a worker's exit</td></tr>
  *   <tr><td>{@link Compensation}</td><td>{@code managedBlock} on a worker: one more worker per
  *       blocked one, up to {@code maxSpares}</td></tr>
  *   <tr><td>{@link ExternalQueue}</td><td>submissions from threads that are not workers</td></tr>
@@ -80,10 +81,10 @@ import javax.management.ObjectName;
  * steals take the biggest pieces of a divide-and-conquer tree).
  *
  * <p><b>Workers</b> start lazily, when work is signalled and fewer than {@code parallelism} are
- * live, and retire after {@code keepAlive} asleep. Thread creation, retirement and termination take
- * {@link #lock}; nothing on the task path does. A worker that exits looks for visible work once its
- * slot is free, so a submission that found every slot taken by a retiring worker still gets a
- * worker.
+ * live ({@link WorkerSlots}), and retire after {@code keepAlive} asleep. Thread creation,
+ * retirement and termination take {@link #lock}; nothing on the task path does. A worker that exits
+ * looks for visible work once its slot is free, so a submission that found every slot taken by a
+ * retiring worker still gets a worker.
  *
  * <p><b>Hunger.</b> {@link #hungry} counts workers looking for work (idle ones, joiners with
  * nothing to help with, unstarted slots). Busy workers read it at forks and joins and promote
@@ -127,7 +128,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   final long keepAliveNanos;
   private final int parallelism;
   private final Thread.UncaughtExceptionHandler handler;
-  private final boolean recordStats;
+  final boolean recordStats;
   private final boolean common;
   final boolean latentForks;
   final int maxSpares;
@@ -186,7 +187,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   final Object lock = new Object();
 
   /** Worker threads started and not yet seen dead; close() joins them. Guarded by lock. */
-  private final List<Worker> started = new ArrayList<>();
+  final List<Worker> started = new ArrayList<>();
 
   private final ObjectName mxBeanName;
 
@@ -478,107 +479,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Workers: start and exit (the sleep protocol, with retirement, is in Sleep)
+  // Work and workers (starting and ending worker threads is WorkerSlots', sleeping is Sleep's)
 
   void addHungry(int delta) {
     HUNGRY.getAndAdd(this, delta);
-  }
-
-  /**
-   * Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock and the
-   * spares StallWatch granted, up to maxSpares.
-   */
-  int targetSize() {
-    return parallelism + Math.min(blockedWorkers + stallSpares, maxSpares);
-  }
-
-  /**
-   * Keeps {@link #hungry} counting the vacant slots below parallelism (unstarted workers are
-   * hungry: a promotion's signal starts them). Called under the lock after the live count changed.
-   */
-  void adjustVacancy(int liveBefore, int liveAfter) {
-    int d = Math.max(0, parallelism - liveAfter) - Math.max(0, parallelism - liveBefore);
-    if (d != 0) {
-      addHungry(d);
-    }
-    // StallWatch looks at pools with live workers only: nothing to watch, and nothing held, else.
-    if (liveBefore == 0 && liveAfter > 0) {
-      StallWatch.watch(this);
-    } else if (liveBefore > 0 && liveAfter == 0) {
-      StallWatch.forget(this);
-    }
-  }
-
-  void tryStartWorker() {
-    synchronized (lock) {
-      long c = sleep.ctl();
-      if (Sleep.live(c) >= targetSize() || runState >= STOP) {
-        return;
-      }
-      Worker[] ws = workers;
-      int slot = -1;
-      for (int i = 0; i < ws.length; i++) {
-        if (ws[i] == null) {
-          slot = i;
-          break;
-        }
-      }
-      if (slot < 0) {
-        if (ws.length >= targetSize() || ws.length >= MAX_WORKERS) {
-          return; // a retiring worker still holds its slot: it looks for work once it is gone
-        }
-        slot = ws.length; // a spare slot for a worker blocked in managedBlock
-        ws = Arrays.copyOf(ws, slot + 1);
-        statsTable.grow(slot + 1);
-      }
-      started.removeIf(t -> !t.isAlive());
-      Worker w = new Worker(this, slot, statsTable.counters(slot), recordStats);
-      Worker[] next = ws.clone();
-      next[slot] = w;
-      workers = next;
-      sleep.addLive(1, 0);
-      adjustVacancy(Sleep.live(c), Sleep.live(c) + 1); // the new worker looks for work at once
-      started.add(w);
-      try {
-        w.start();
-      } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
-        next = workers.clone();
-        next[slot] = null;
-        workers = next;
-        long c2 = sleep.addLive(-1, 0);
-        adjustVacancy(Sleep.live(c2), Sleep.live(c2) - 1);
-        started.remove(w);
-        throw t;
-      }
-    }
-  }
-
-  /** Called by each worker thread as its last action. */
-  void workerExited(Worker w, Throwable failure) {
-    statsTable.recordExitedCpu(w.index); // on the exiting thread itself
-    synchronized (lock) {
-      Worker[] ws = workers;
-      if (ws[w.index] == w) {
-        Worker[] next = ws.clone();
-        next[w.index] = null;
-        workers = next;
-      }
-      if (w.sleepState != Sleep.RETIRED) {
-        long c = sleep.addLive(-1, 0);
-        adjustVacancy(Sleep.live(c), Sleep.live(c) - 1);
-      }
-      if (runState >= STOP && Sleep.live(sleep.ctl()) == 0) {
-        setTerminated();
-      }
-    }
-    if (failure != null) {
-      reportUncaught(failure);
-    }
-    // Work submitted while our slot was still taken may have found no slot to start a worker in
-    // (we had retired, so we were no longer live, but still held the slot): look once more.
-    if (runState < STOP && (failure != null || hasVisibleWork())) {
-      sleep.signalWork();
-    }
   }
 
   boolean hasVisibleWork() {
@@ -626,7 +530,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
   }
 
-  private void setTerminated() {
+  void setTerminated() {
     synchronized (lock) {
       if (runState == TERMINATED) {
         return;
@@ -1065,12 +969,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * jcstress only: counts {@code n} more live workers, with the vacancy bookkeeping that {@link
-   * #tryStartWorker} does, but starts no thread (the test installs unstarted workers itself).
+   * WorkerSlots#tryStart} does, but starts no thread (the test installs unstarted workers itself).
    */
   void addLiveWorkersForTest(int n) {
     synchronized (lock) {
       long c = sleep.addLive(n, 0);
-      adjustVacancy(Sleep.live(c), Sleep.live(c) + n);
+      WorkerSlots.adjustVacancy(this, Sleep.live(c), Sleep.live(c) + n);
       // No thread stands behind these workers and their count never returns to 0: the stall watch
       // must not hold the pool (jcstress makes millions of such pools: it ran out of heap).
       StallWatch.forget(this);

@@ -162,7 +162,7 @@ final class Worker extends Thread {
       failure = t;
     } finally {
       abandonLeftovers();
-      pool.workerExited(this, failure);
+      WorkerSlots.exited(pool, this, failure);
     }
   }
 
