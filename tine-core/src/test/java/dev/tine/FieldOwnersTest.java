@@ -71,7 +71,9 @@ class FieldOwnersTest {
                   + listed
                   + ".java as a writer of "
                   + row.key()
-                  + ", but it writes no such field (writers found: "
+                  + ", but "
+                  + listed
+                  + ".java does not write it (writers found: "
                   + String.join(", ", writers)
                   + ")");
         }
