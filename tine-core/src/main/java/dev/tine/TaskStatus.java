@@ -24,9 +24,9 @@ abstract class TaskStatus {
 
   /**
    * A latent fork: recorded in its owner's worker-private LatentStack, invisible to thieves. While
-   * this bit is set only the owner writes status (it completes the task with a release store, no
-   * CAS); it leaves with a CAS ({@link #markPromoted}), since a waiter may set SIGNAL once the task
-   * is claimed. Other threads only read it and poll.
+   * this bit is set only the owner writes status: it completes the task with a release store, no
+   * CAS. The bit is cleared with a CAS ({@link #markPromoted}), by the owner promoting the task or
+   * by a worker that claimed it from a blocked owner. Other threads only read it and poll.
    */
   static final int LATENT = 1 << 28;
 
