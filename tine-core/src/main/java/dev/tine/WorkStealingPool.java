@@ -473,7 +473,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (h != null) {
       h.uncaughtException(t, ex);
     } else {
-      System.err.print("Exception in " + t.getName() + " (task run by execute()): ");
+      // What the JVM prints for an uncaught exception, naming the pool: this is a task run by
+      // execute(), a worker that failed, or a stall past the spare bound.
+      System.err.print("Exception in thread \"" + t.getName() + "\" (pool " + name + "): ");
       ex.printStackTrace();
     }
   }
