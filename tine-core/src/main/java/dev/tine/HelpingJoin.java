@@ -122,15 +122,9 @@ final class HelpingJoin {
     if (t != null) {
       return t;
     }
+    Object x = null;
     for (; w.latentForks; ) {
-      Object x = w.latent.popTask();
-      if (x != null) {
-        t = (Task<?>) x;
-        w.inHand = t;
-        if (w.recordStats) w.counters.localPops++;
-        return t;
-      }
-      if (w.latent.sizeChecked() == 0) {
+      if ((x = w.latent.popTask()) != null || w.latent.sizeChecked() == 0) {
         break;
       }
       if (topLevel) {
@@ -143,9 +137,12 @@ final class HelpingJoin {
         break;
       }
     }
-    t = w.deque.pop();
-    if (t != null) {
-      w.inHand = t;
+    if (x == null) {
+      x = w.deque.pop();
+    }
+    if (x != null) {
+      t = (Task<?>) x;
+      w.inHand = t; // no call since the pop that took it (latent stack or deque)
       if (w.recordStats) w.counters.localPops++;
     }
     return t;
@@ -219,7 +216,7 @@ final class HelpingJoin {
           waits++;
           long wait = deadline == 0L ? JOIN_BLOCK_NANOS : Math.min(JOIN_BLOCK_NANOS, left);
           try {
-            task.awaitDone(interruptible, wait);
+            TaskWait.awaitDone(task, interruptible, wait);
           } catch (InterruptedException e) {
             s = INTERRUPTED; // only when interruptible
             break;
@@ -293,18 +290,26 @@ final class HelpingJoin {
     if (target.isDone()) {
       return null;
     }
-    if (w.pool.removeExternal(target)) {
-      w.inHand = target;
-      target.setStealer(w);
-      return target;
-    }
-    for (Worker v : w.pool.workers) {
-      if (v != null && v != w && v.deque.trySteal(target)) {
-        w.inHand = target;
-        Stealing.onSteal(w, target, v);
-        return target;
+    Worker victim = null;
+    boolean taken = w.pool.removeExternal(target);
+    if (!taken) {
+      for (Worker v : w.pool.workers) {
+        if (v != null && v != w && v.deque.trySteal(target)) {
+          victim = v;
+          taken = true;
+          break;
+        }
       }
     }
-    return null;
+    if (!taken) {
+      return null;
+    }
+    w.inHand = target; // no call since the one that took it (the queue's remove or the steal)
+    if (victim == null) {
+      target.setStealer(w);
+    } else {
+      Stealing.onSteal(w, target, victim);
+    }
+    return target;
   }
 }

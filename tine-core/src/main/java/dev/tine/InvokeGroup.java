@@ -81,10 +81,11 @@ final class InvokeGroup {
     Thread me = Thread.currentThread();
     List<Candidate<T>> fs = new ArrayList<>(tasks.size());
     for (Callable<T> c : tasks) {
-      fs.add(new Candidate<>(Objects.requireNonNull(c, "a task is null"), me));
+      fs.add(new Candidate<>(Objects.requireNonNull(c, "the collection holds a null task"), me));
     }
     if (fs.isEmpty()) {
-      throw new IllegalArgumentException("no tasks");
+      throw new IllegalArgumentException(
+          "invokeAny needs at least one task: the collection is empty");
     }
     try {
       awaitGroup(pool, fs, deadline, true);
@@ -262,7 +263,9 @@ final class InvokeGroup {
       Collection<? extends Callable<T>> tasks) {
     List<Adapters.CallableTask<T>> fs = new ArrayList<>(tasks.size());
     for (Callable<T> c : tasks) {
-      fs.add(new Adapters.CallableTask<>(Objects.requireNonNull(c, "a task is null")));
+      fs.add(
+          new Adapters.CallableTask<>(
+              Objects.requireNonNull(c, "the collection holds a null task")));
     }
     return fs;
   }

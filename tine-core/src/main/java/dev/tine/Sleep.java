@@ -12,10 +12,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <ul>
  *   <li>{@code ctl}: high 32 bits the live workers, low 32 bits the registered sleepers (including
- *       ones a waker has claimed that have not taken themselves off yet). Changed only by atomic
+ *       ones a waker has woken that have not taken themselves off yet). Changed only by atomic
  *       read-modify-writes.
  *   <li>{@code Worker.sleepState}: {@link #AWAKE}, {@link #SLEEPING} or {@link #RETIRED}. Only
- *       {@code SLEEPING} can be left by another thread, with one CAS ({@link #tryClaim}).
+ *       {@code SLEEPING} can be left by another thread, with one CAS ({@link #tryEndSleep}):
+ *       whoever wins that CAS ends the sleep.
  * </ul>
  *
  * <h2>Sleeping (the worker)</h2>
@@ -24,14 +25,14 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>Set {@code sleepState = SLEEPING} (volatile), then add one to the sleeper count (CAS).
  *   <li>Rescan every queue ({@link WorkStealingPool#hasVisibleWork}); if anything is there,
  *       unregister and go back to work.
- *   <li>Otherwise park until a waker claims us, or the keep-alive ends ({@link #tryRetire}).
+ *   <li>Otherwise park until a waker wakes us, or the keep-alive ends ({@link #tryRetire}).
  * </ol>
  *
  * <h2>Waking (a producer)</h2>
  *
  * A producer publishes work, then reads {@code ctl} ({@link #signalWork}): an external submission
  * always (the queue's CAS is the publishing write), a worker's push only when its deque held at
- * most one element before ({@link #afterPush}). A waker claims one sleeper ({@code SLEEPING →
+ * most one element before ({@link #afterPush}). A waker ends one sleeper's sleep ({@code SLEEPING →
  * AWAKE}, one CAS) and unparks it; the woken sleeper takes itself off the count. A waker never
  * changes the count, so an error between its two steps cannot leave it wrong.
  *
@@ -65,9 +66,9 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Start, retire, exit</h2>
  *
  * A signal that finds no sleeper starts a worker if fewer than the target are live ({@link
- * WorkStealingPool#tryStartWorker}, under the pool lock). A sleeper whose keep-alive ends retires
- * with the same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of claim, unregister
- * and retire wins ({@code SleeperClaimRace}). A retired worker is no longer live but still holds
+ * WorkerSlots#tryStart}, under the pool lock). A sleeper whose keep-alive ends retires with the
+ * same CAS a waker uses ({@code SLEEPING → RETIRED}), so exactly one of wake-up, unregister and
+ * retire ends a sleep ({@code SleeperWakeRace}). A retired worker is no longer live but still holds
  * its slot until its thread ends; a submission in that window can find no slot, so an exiting
  * worker looks for visible work once its slot is free.
  */
@@ -147,15 +148,15 @@ final class Sleep {
       int start = (wakeCursor++ & wakeCursorMask) % n;
       for (int i = 0; i < n; i++) {
         Worker w = ws[(start + i) % n];
-        if (w != null && w.sleepState == SLEEPING && tryClaim(w, AWAKE)) {
+        if (w != null && w.sleepState == SLEEPING && tryEndSleep(w, AWAKE)) {
           LockSupport.unpark(w); // it takes itself off the sleeper count when it wakes
           return;
         }
       }
       c = ctl;
     }
-    if (live(c) < pool.targetSize() && !pool.isStopping()) {
-      pool.tryStartWorker();
+    if (live(c) < WorkerSlots.targetSize(pool) && !pool.isStopping()) {
+      WorkerSlots.tryStart(pool);
     }
   }
 
@@ -179,7 +180,8 @@ final class Sleep {
     addSleepers(1);
     try {
       return sleepRegistered(w);
-    } catch (Throwable e) { // an OutOfMemoryError claiming, say: leave the sleeper count right
+    } catch (
+        Throwable e) { // an OutOfMemoryError claiming a latent fork, say: leave the count right
       if (w.sleepState != RETIRED) {
         unregister(w);
       }
@@ -230,7 +232,7 @@ final class Sleep {
         }
       }
     }
-    // A waker claimed us (AWAKE) and left the sleeper count to us, or we retired.
+    // A waker woke us (AWAKE) and left the sleeper count to us, or we retired.
     if (w.sleepState == AWAKE) {
       addSleepers(-1);
       return true;
@@ -238,32 +240,33 @@ final class Sleep {
     return false;
   }
 
-  /** Leave the sleeping state ourselves, unless a waker already claimed us. */
+  /** Leave the sleeping state ourselves, unless a waker already woke us. */
   private void unregister(Worker w) {
     if (SLEEP_STATE.compareAndSet(w, SLEEPING, AWAKE)) {
       addSleepers(-1);
     } else if (w.sleepState == AWAKE) {
-      addSleepers(-1); // claimed by a waker, who leaves the count to the sleeper
+      addSleepers(-1); // woken by a waker, who leaves the count to the sleeper
     }
   }
 
   /**
-   * Waker side: claim this sleeper. Exactly one of claim/unregister/retire succeeds. A waker that
-   * claims (AWAKE) leaves the sleeper count alone; the sleeper takes itself off when it wakes, so
-   * an error between the waker's two steps cannot leave the count wrong.
+   * Ends {@code w}'s sleep, moving it to {@code newState}: a waker ({@link #AWAKE}) or the sleeper
+   * retiring itself ({@link #RETIRED}). Exactly one of wake-up, unregister and retire wins a given
+   * sleep. A waker that wins leaves the sleeper count alone; the sleeper takes itself off when it
+   * wakes, so an error between the waker's two steps cannot leave the count wrong.
    */
-  static boolean tryClaim(Worker w, int newState) {
+  static boolean tryEndSleep(Worker w, int newState) {
     return SLEEP_STATE.compareAndSet(w, SLEEPING, newState);
   }
 
-  /** A sleeper whose keep-alive expired leaves, unless a waker claimed it first. */
+  /** A sleeper whose keep-alive expired leaves, unless a waker woke it first. */
   boolean tryRetire(Worker w) {
     synchronized (pool.lock) {
-      if (!tryClaim(w, RETIRED)) {
+      if (!tryEndSleep(w, RETIRED)) {
         return false;
       }
       long c = addLive(-1, -1); // one fewer live worker, one fewer sleeper
-      pool.adjustVacancy(live(c), live(c) - 1);
+      WorkerSlots.adjustVacancy(pool, live(c), live(c) - 1);
       return true;
     }
   }

@@ -2,6 +2,7 @@ package dev.tine;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -25,7 +26,7 @@ import java.util.concurrent.locks.LockSupport;
  * after the first one parks, {@link #IDLE_TICK_NANOS} after a fully idle spell); one more per tick
  * while the stall lasts, up to {@link WorkStealingPool.Builder#maxSpares}, and at the bound the
  * pool reports a {@link java.util.concurrent.RejectedExecutionException} to its uncaught-exception
- * handler instead of wedging silently ({@link WorkStealingPool#checkStall}).
+ * handler instead of wedging silently ({@link #check}).
  *
  * <p><b>Cost when nothing blocks.</b> Nothing on the task path: no task, fork or join writes
  * anything for the watch. The watch itself wakes once per tick while some pool has live workers and
@@ -104,7 +105,7 @@ final class StallWatch implements Runnable {
       int seen = IDLE;
       for (WorkStealingPool p : POOLS) {
         try {
-          seen = Math.max(seen, p.checkStall());
+          seen = Math.max(seen, check(p));
         } catch (Throwable e) { // OutOfMemoryError starting a spare, say: try again next tick
           seen = ALL_PARKED;
           if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
@@ -118,5 +119,129 @@ final class StallWatch implements Runnable {
               ? TICK_NANOS
               : Math.min(tick * 2, seen == IDLE ? IDLE_TICK_NANOS : BUSY_TICK_NANOS);
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // One pool's check (the watch thread only: it alone writes the pool's stall fields)
+
+  /**
+   * Called at each tick for each watched pool. A pool is stalled when it has live workers, none of
+   * them idle or running (each parked: in a wait outside Tine, in managedBlock, or in a join that
+   * cannot help), and unstarted work that nobody can take: tasks in the external queue or a deque,
+   * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
+   * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
+   * parked owner), and if it parks too, the next ticks add another. If the pool has a sleeper, the
+   * sleeper is woken instead: it may have gone to sleep before the parked owners forked, and then
+   * it parks with no deadline, since latent forks never signal.
+   *
+   * @return what the watch saw ({@link #IDLE}, {@link #NONE_PARKED}, {@link #SOME_PARKED} or {@link
+   *     #ALL_PARKED}), for its next pause
+   */
+  static int check(WorkStealingPool p) {
+    if (p.isStopping()) {
+      return IDLE;
+    }
+    long c = p.sleep.ctl();
+    int live = Sleep.live(c);
+    int parked = live == 0 || Sleep.sleepers(c) == live ? IDLE : parkedWorkers(p);
+    if (parked != ALL_PARKED || !hasUnstartedWork(p)) {
+      p.stallSeen = false;
+      p.stallBoundReported = false;
+      if (p.stallSpares != 0) {
+        p.stallSpares = 0; // the spares already started stay until they retire
+      }
+      return parked;
+    }
+    long stamp = workStamp(p);
+    if (!p.stallSeen || stamp != p.stallStamp) {
+      p.stallSeen = true; // confirm at the next tick: a stall freezes every queue
+      p.stallStamp = stamp;
+      return parked;
+    }
+    p.stallSeen = false;
+    if (Sleep.sleepers(c) != 0) {
+      // A sleeper that went to sleep before the parked owners forked parks without a deadline:
+      // latent forks never signal. Wake it; it claims them (found by the differential fuzzer:
+      // fork, wait in cf.join so a spare starts, then fork and wait in a queue at p=1).
+      p.sleep.signalWork();
+      return parked;
+    }
+    int maxSpares = p.maxSpares;
+    synchronized (p.lock) {
+      int blocked = p.blockedWorkers;
+      int want = live + 1 - p.parallelism() - blocked; // spares for a target of live + 1
+      if (want > maxSpares - Math.min(blocked, maxSpares) || live >= WorkStealingPool.MAX_WORKERS) {
+        if (!p.stallBoundReported) {
+          p.stallBoundReported = true;
+          p.reportUncaught(
+              new RejectedExecutionException(
+                  "pool "
+                      + p.name()
+                      + " is stalled: all "
+                      + live
+                      + " workers are blocked while tasks wait, and no spare worker may start"
+                      + " (maxSpares is "
+                      + maxSpares
+                      + ")"));
+        }
+        return parked;
+      }
+      if (want > p.stallSpares) {
+        p.stallSpares = want;
+      }
+    }
+    p.sleep.signalWork(); // no sleeper: starts a worker
+    return parked;
+  }
+
+  /**
+   * Whether the awake workers are parked (a racy snapshot): in a wait outside Tine, in
+   * managedBlock, or in a join that cannot help ({@link #ALL_PARKED}), some of them ({@link
+   * #SOME_PARKED}), or none ({@link #NONE_PARKED}). Sleepers are idle, not parked.
+   */
+  private static int parkedWorkers(WorkStealingPool p) {
+    boolean parked = false, running = false;
+    for (Worker v : p.workers) {
+      if (v == null || v.sleepState != Sleep.AWAKE) {
+        continue;
+      }
+      if (v.joinParked) {
+        parked = true;
+        continue;
+      }
+      Thread.State s = v.getState();
+      if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
+        running = true;
+      } else {
+        parked = true;
+      }
+    }
+    return !parked ? NONE_PARKED : running ? SOME_PARKED : ALL_PARKED;
+  }
+
+  /** Work nobody has started that a new worker could take (steal, poll or claim). */
+  private static boolean hasUnstartedWork(WorkStealingPool p) {
+    if (p.hasVisibleWork()) {
+      return true;
+    }
+    if (p.latentForks && LatentStack.claimsSupported()) {
+      for (Worker v : p.workers) {
+        if (v != null && v.latent.mayHaveEntries()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** A number that changes when any queue moves (racy reads; equal readings mean frozen). */
+  private static long workStamp(WorkStealingPool p) {
+    long h = System.identityHashCode(p.externalHead());
+    for (Worker v : p.workers) {
+      if (v != null) {
+        h = h * 31 + v.deque.stamp();
+      }
+    }
+    return h;
   }
 }

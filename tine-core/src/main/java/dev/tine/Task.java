@@ -1,13 +1,11 @@
 package dev.tine;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
+import java.util.Locale;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A fork/join task: the unit of work of a {@link WorkStealingPool}, shaped like the JDK's {@code
@@ -40,48 +38,11 @@ import java.util.concurrent.locks.LockSupport;
  *
  * @param <V> the result type
  */
-public abstract class Task<V> implements Future<V> {
-  /*
-   * status: >= 0 while incomplete; negative (DONE set) once complete, after which it never changes
-   * except for the SIGNAL bit, which is irrelevant once DONE. Completion is a CAS from an
-   * incomplete value, so exactly one of {normal, exceptional, cancelled} wins. `outcome` is
-   * written before that CAS (release) and read after seeing DONE (acquire).
-   */
-  static final int DONE = 1 << 31;
-  static final int ABNORMAL = 1 << 30; // cancelled or thrown
-  static final int THROWN = 1 << 29; // outcome holds the Throwable
-
-  /**
-   * A latent fork: recorded in its owner's worker-private LatentStack, invisible to thieves. While
-   * this bit is set only the owner writes status (it completes the task with a release store, no
-   * CAS, or clears the bit when it promotes the task); other threads only read it and poll.
-   */
-  static final int LATENT = 1 << 28;
-
-  static final int PROMOTED = 1 << 1; // was latent, then promoted to the deque (for counters)
-  static final int SIGNAL = 1; // some thread is blocked in awaitDone and must be notified
-
-  private static final VarHandle STATUS;
-
-  static {
-    try {
-      STATUS = MethodHandles.lookup().findVarHandle(Task.class, "status", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
-
-  private volatile int status;
-
-  /**
-   * The result or the Throwable once complete. Before that, for a stolen task, the thief (a {@link
-   * Worker}): a hint for joiners, who help by stealing back from it (Lea's helping,
-   * "leapfrogging"). One field for both keeps a task at two words plus its own fields (the JDK's
-   * size), which is measurable in fork-heavy programs; it is safe because only the thread running
-   * the task writes either (the thief, before it runs the task, then its outcome), and the hint is
-   * read only while the task is incomplete. A racy or stale hint only makes helping less targeted.
-   */
-  private Object outcome;
+public abstract class Task<V> extends TaskStatus implements Future<V> {
+  // The status word and its writers are TaskStatus's, blocking until done TaskWait's. This file is
+  // the API and the frames that run and join a task (doExec, execLatent, join, invokeAll): each
+  // records its task in the worker's pending list itself, with plain stores and no call, when an
+  // error strikes inside the runtime (Worker's class comment, rules 3 and 4).
 
   /** Creates a task. */
   protected Task() {}
@@ -146,6 +107,7 @@ public abstract class Task<V> implements Future<V> {
    * @throws RuntimeException or Error thrown by {@link #compute} (the same object), or a checked
    *     exception it threw sneakily (the same object, undeclared)
    */
+  @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   public final V join() {
     int s = status;
     if (s >= 0) {
@@ -166,7 +128,7 @@ public abstract class Task<V> implements Future<V> {
         throw e;
       }
     }
-    return report(s);
+    return (V) report(s);
   }
 
   /**
@@ -175,6 +137,7 @@ public abstract class Task<V> implements Future<V> {
    *
    * @return the task's result, as {@link #join()} reports it
    */
+  @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   public final V invoke() {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return WorkStealingPool.commonPool().invokeTask(this);
@@ -183,7 +146,7 @@ public abstract class Task<V> implements Future<V> {
     if (s >= 0) {
       s = awaitJoin(); // cancelled mid-run by another thread: status is already final
     }
-    return report(s);
+    return (V) report(s);
   }
 
   /**
@@ -196,7 +159,7 @@ public abstract class Task<V> implements Future<V> {
    */
   public static void invokeAll(Task<?> a, Task<?> b) {
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(new Task<?>[] {a, b}));
+      WorkStealingPool.commonPool().invokeTask(asOne(new Task<?>[] {a, b}));
       return;
     }
     int sa, sb;
@@ -236,7 +199,7 @@ public abstract class Task<V> implements Future<V> {
       return;
     }
     if (!(Thread.currentThread() instanceof Worker w)) {
-      WorkStealingPool.commonPool().invokeTask(new InvokeAllTask(tasks.clone()));
+      WorkStealingPool.commonPool().invokeTask(asOne(tasks.clone()));
       return;
     }
     try {
@@ -298,27 +261,12 @@ public abstract class Task<V> implements Future<V> {
     int s = status;
     if ((s & LATENT) != 0) {
       if (s >= 0 && Thread.currentThread() instanceof Worker w && w.ownsLatent(this)) {
-        STATUS.setRelease(this, DONE | ABNORMAL); // only the owner writes a latent task's status
+        cancelOwnLatent(); // only the owner writes a latent task's status
         return true;
       }
       return false;
     }
     return complete(null, DONE | ABNORMAL);
-  }
-
-  /**
-   * The worker holding this task abandons it (the pool stops): cancel it, latent or not. Only the
-   * holder calls this for a latent task, so the release store races with nobody.
-   */
-  final void cancelAbandoned() {
-    int s = status;
-    if (s >= 0) {
-      if ((s & LATENT) != 0) {
-        STATUS.setRelease(this, DONE | ABNORMAL);
-      } else {
-        complete(null, DONE | ABNORMAL);
-      }
-    }
   }
 
   /** Same as {@link #cancel()}; running tasks are never interrupted. */
@@ -341,6 +289,7 @@ public abstract class Task<V> implements Future<V> {
    * throws {@link InterruptedException} if the thread is interrupted before or while it waits (a
    * flag that a task run inside the wait leaves behind is that task's, and is cleared).
    */
+  @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   @Override
   public final V get() throws InterruptedException, ExecutionException {
     int s = status;
@@ -351,10 +300,10 @@ public abstract class Task<V> implements Future<V> {
         }
         s = HelpingJoin.awaitGet(w, this, 0L);
       } else {
-        s = awaitDone(true, 0L);
+        s = TaskWait.awaitDone(this, true, 0L);
       }
     }
-    return reportForGet(s);
+    return (V) reportForGet(s);
   }
 
   /**
@@ -362,6 +311,7 @@ public abstract class Task<V> implements Future<V> {
    * task itself if it is the worker's own unstarted fork, so it can return at once), and gives up
    * at the deadline.
    */
+  @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   @Override
   public final V get(long timeout, TimeUnit unit)
       throws InterruptedException, ExecutionException, TimeoutException {
@@ -375,13 +325,14 @@ public abstract class Task<V> implements Future<V> {
         long deadline = System.nanoTime() + Math.max(1L, nanos);
         s = HelpingJoin.awaitGet(w, this, deadline == 0L ? 1L : deadline);
       } else {
-        s = awaitDone(true, Math.max(1L, nanos));
+        s = TaskWait.awaitDone(this, true, Math.max(1L, nanos));
       }
       if (s >= 0) {
-        throw new TimeoutException("task not done after " + timeout + " " + unit);
+        throw new TimeoutException(
+            "task not done within " + timeout + " " + unit.name().toLowerCase(Locale.ROOT));
       }
     }
-    return reportForGet(s);
+    return (V) reportForGet(s);
   }
 
   /** {@return the result of a normally completed task, else null; does not wait} */
@@ -401,11 +352,7 @@ public abstract class Task<V> implements Future<V> {
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Internals shared with Worker and WorkStealingPool
-
-  final int status() {
-    return status;
-  }
+  // Running and joining (package-private)
 
   /**
    * Runs compute() if the task is still incomplete; returns the status afterwards. A latent task
@@ -478,249 +425,23 @@ public abstract class Task<V> implements Future<V> {
     return status;
   }
 
-  /**
-   * Completes with {@code ex} unless already complete, and wakes blocked joiners either way (a
-   * completion whose notify was cut short by an error is finished here). Idempotent. For a latent
-   * task, only its owner calls this.
-   */
-  final void completeFailed(Throwable ex) {
-    int s = status;
-    if (s >= 0) {
-      if ((s & LATENT) != 0) {
-        outcome = ex;
-        STATUS.setRelease(this, DONE | ABNORMAL | THROWN);
-      } else {
-        complete(ex, DONE | ABNORMAL | THROWN, true);
-      }
-    } else if ((s & SIGNAL) != 0) {
-      synchronized (this) {
-        notifyAll();
-      }
-    }
-  }
-
-  private void finish(int startStatus, Object value, int doneBits) {
-    if ((startStatus & LATENT) != 0 && status == startStatus) {
-      // Still latent and untouched (only this thread could have changed it): no CAS needed.
-      if (value != null) {
-        outcome = value;
-      }
-      STATUS.setRelease(this, doneBits);
-    } else {
-      complete(value, doneBits, true);
-    }
-  }
-
-  /** The thief that runs this task, while it is incomplete; null if none or not known. */
-  final Worker stealer() {
-    return outcome instanceof Worker w && status >= 0 ? w : null;
-  }
-
-  /** A thief, before it runs the task it stole. */
-  final void setStealer(Worker w) {
-    outcome = w;
-  }
-
-  /** True if the task was never forked, run or cancelled. */
-  final boolean isFresh() {
-    return status == 0;
-  }
-
-  /**
-   * Owner only, right after recording a fresh task in its latent stack. If an error stops us before
-   * this store, the entry is simply a non-latent task that its owner runs or promotes.
-   */
-  final void setLatent() {
-    STATUS.set(this, LATENT);
-  }
-
-  /**
-   * Owner only: the task leaves its latent stack for the deque. The release store orders this
-   * before the deque push that publishes the task; from here on status changes by CAS only.
-   *
-   * @return false if the task already completed (cancelled by its owner): do not push it
-   */
-  final boolean markPromoted() {
-    for (int s; (s = status) >= 0; ) {
-      // A CAS, not a store: a task claimed from a blocked owner may already have a waiter's SIGNAL.
-      if (STATUS.compareAndSet(this, s, (s & ~LATENT) | PROMOTED)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  final boolean wasPromoted() {
-    return (status & PROMOTED) != 0;
-  }
-
-  /**
-   * Completes with the given outcome unless already complete; wakes blocked joiners. Only the
-   * thread running the task passes a value; {@link #cancel} passes none and writes no outcome, so a
-   * lost race never clobbers the winner's outcome (the loser's write is ignored: status says which
-   * outcome counts, and a cancelled status never reads it).
-   */
-  final boolean complete(Object value, int doneBits) {
-    return complete(value, doneBits, false);
-  }
-
-  /**
-   * @param ran true when called by the thread that ran the task: it writes the outcome even when
-   *     null, clearing its own stealer hint
-   */
-  private boolean complete(Object value, int doneBits, boolean ran) {
-    if (ran || value != null) {
-      outcome = value;
-    }
-    for (int s; (s = status) >= 0; ) {
-      if (STATUS.weakCompareAndSet(this, s, s | doneBits)) { // volatile CAS: publishes outcome
-        if ((s & SIGNAL) != 0) {
-          synchronized (this) {
-            notifyAll();
-          }
-        }
-        return true;
-      }
-    }
-    return false;
-  }
-
   /** Wait for completion in the calling thread: help if it is a worker, else block. */
   final int awaitJoin() {
     if (Thread.currentThread() instanceof Worker w) {
       return HelpingJoin.awaitJoin(w, this, 0L);
     }
     try {
-      return awaitDone(false, 0L);
+      return TaskWait.awaitDone(this, false, 0L);
     } catch (InterruptedException e) {
       throw new AssertionError(e); // not thrown when interruptible == false
     }
   }
 
-  /**
-   * Blocks until done (the last resort of a worker's join, or the only option of an outside
-   * thread). Protocol: set SIGNAL with a CAS, then wait on this object's monitor while incomplete.
-   * The completer CASes DONE in, sees SIGNAL in the value it replaced, and notifies under the same
-   * monitor, so the wake-up cannot be lost: either the waiter sees DONE before waiting, or it is
-   * already waiting when notifyAll runs.
-   *
-   * @param nanos 0 to wait forever
-   */
-  final int awaitDone(boolean interruptible, long nanos) throws InterruptedException {
-    long deadline = nanos == 0L ? 0L : System.nanoTime() + nanos;
-    boolean interrupted = false;
-    int s;
-    int polls = 0;
-    try {
-      while ((s = status) >= 0) {
-        if ((s & LATENT) != 0) {
-          // Only the owner writes a latent task's status, so no SIGNAL: poll with backoff until
-          // the owner completes it (release store) or promotes it (then the CAS protocol applies).
-          if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
-            return s;
-          }
-          if (++polls < 64) {
-            Thread.onSpinWait();
-          } else if (polls < 96) {
-            Thread.yield();
-          } else {
-            LockSupport.parkNanos(
-                this, Math.min(1_000_000L, 1_000L << Math.min(10, (polls - 96) / 8)));
-            if (Thread.interrupted()) {
-              if (interruptible) {
-                throw new InterruptedException();
-              }
-              interrupted = true;
-            }
-          }
-          continue;
-        }
-        if ((s & SIGNAL) == 0 && !STATUS.compareAndSet(this, s, s | SIGNAL)) {
-          continue;
-        }
-        synchronized (this) {
-          if (status < 0) {
-            continue;
-          }
-          long waitMs = 0L;
-          if (deadline != 0L) {
-            long left = deadline - System.nanoTime();
-            if (left <= 0L) {
-              return status;
-            }
-            waitMs = Math.max(1L, TimeUnit.NANOSECONDS.toMillis(left));
-          }
-          try {
-            wait(waitMs);
-          } catch (InterruptedException ie) {
-            if (interruptible) {
-              throw ie;
-            }
-            interrupted = true;
-          }
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
-    return s;
-  }
-
-  @SuppressWarnings("unchecked")
-  private V report(int s) {
-    if ((s & ABNORMAL) != 0) {
-      throw failure(s);
-    }
-    return (V) outcome;
-  }
-
-  private void reportIfAbnormal(int s) {
-    if ((s & ABNORMAL) != 0) {
-      throw failure(s);
-    }
-  }
-
-  /**
-   * What join/invoke throw: the task's own exception, the same object whether it is unchecked or a
-   * checked one thrown sneakily (as the JDK's join, which rethrows it uncheckedly); the joins of
-   * Scope and Tine rely on this to report a promoted half as they report an inline one.
-   */
-  private RuntimeException failure(int s) {
-    if ((s & THROWN) == 0) {
-      return new CancellationException("task was cancelled: " + getClass().getName());
-    }
-    Throwable ex = (Throwable) outcome;
-    if (ex instanceof RuntimeException re) {
-      return re;
-    }
-    throw Adapters.<RuntimeException>sneaky(ex);
-  }
-
-  @SuppressWarnings("unchecked")
-  private V reportForGet(int s) throws ExecutionException {
-    if ((s & ABNORMAL) == 0) {
-      return (V) outcome;
-    }
-    if ((s & THROWN) == 0) {
-      throw new CancellationException("task was cancelled: " + getClass().getName());
-    }
-    throw new ExecutionException((Throwable) outcome);
-  }
-
-  /** invokeAll from a non-worker thread: run the group as one root task on the common pool. */
-  private static final class InvokeAllTask extends Task<Void> {
-    private final Task<?>[] tasks;
-
-    InvokeAllTask(Task<?>[] tasks) {
-      this.tasks = tasks;
-    }
-
-    @Override
-    protected Void compute() {
+  /** invokeAll from a non-worker thread: the group as one root task for the common pool. */
+  private static Task<Void> asOne(Task<?>[] tasks) {
+    return of(() -> {
       invokeAll(tasks);
       return null;
-    }
+    });
   }
 }

@@ -6,13 +6,11 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.AbstractExecutorService;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
@@ -37,9 +35,9 @@ import javax.management.ObjectName;
  * <h2>Implementation overview</h2>
  *
  * <p>This file is the public API (an {@code ExecutorService} plus {@code invoke}, {@code stats} and
- * {@code managedBlock}), the pool's lifecycle (run state, starting and ending worker threads,
- * shutdown, termination) and the wiring of the parts below; its size is those contracts and the
- * builder's. Each protocol lives in its own file:
+ * {@code managedBlock}), the pool's lifecycle (run state, shutdown, termination) and the wiring of
+ * the parts below; its size is those contracts and the builder's. Each protocol lives in its own
+ * file:
  *
  * <table>
  *   <caption>Where each part is</caption>
@@ -58,8 +56,15 @@ import javax.management.ObjectName;
  *       deque is empty or someone is hungry); primitive joins taking theirs back</td></tr>
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
  *   <tr><td>{@link StallWatch}</td><td>one thread per JVM: a spare for a pool whose workers
- *       are all parked while work waits</td></tr>
+ *       are all parked while work waits (the per-pool check is there too)</td></tr>
+ *   <tr><td>{@link WorkerSlots}</td><td>worker threads: the target size, starting one in a free
+ *       slot, a worker's exit</td></tr>
+ *   <tr><td>{@link Compensation}</td><td>{@code managedBlock} on a worker: one more worker per
+ *       blocked one, up to {@code maxSpares}</td></tr>
+ *   <tr><td>{@link ExternalQueue}</td><td>submissions from threads that are not workers</td></tr>
  *   <tr><td>{@link Task}, {@link Tine}, {@link Scope}, {@code Ranges}</td><td>the fork/join APIs</td></tr>
+ *   <tr><td>{@link TaskStatus}, {@link TaskWait}</td><td>a task's status word and outcome, and
+ *       every rule that writes them (completion CAS, latent rules); blocking until done</td></tr>
  *   <tr><td>{@code InvokeGroup}, {@code Adapters}</td><td>{@code invokeAll}/{@code invokeAny}; callables as tasks</td></tr>
  *   <tr><td>{@code StatsTable}, {@link PoolStats}, {@code stats/WorkerCounters}</td><td>per-worker
  *       counters (plain fields, no shared writes) and their snapshots</td></tr>
@@ -67,29 +72,31 @@ import javax.management.ObjectName;
  *       periodic samples of every live pool, blocked joins (nothing loaded until JFR starts)</td></tr>
  * </table>
  *
- * <p><b>Queues.</b> Threads that are not workers submit to one lock-free external queue; tasks
- * forked or submitted from a worker go to its own deque (or its latent stack).
+ * <p><b>Queues.</b> Threads that are not workers submit to one lock-free external queue ({@link
+ * ExternalQueue}); tasks forked or submitted from a worker go to its own deque (or its latent
+ * stack).
  *
  * <p><b>Scheduling.</b> A worker runs its own work first (newest first), then scans: the external
  * queue, then the other deques from a random start (random victims spread thieves; oldest-first
  * steals take the biggest pieces of a divide-and-conquer tree).
  *
  * <p><b>Workers</b> start lazily, when work is signalled and fewer than {@code parallelism} are
- * live, and retire after {@code keepAlive} asleep. Thread creation, retirement and termination take
- * {@link #lock}; nothing on the task path does. A worker that exits looks for visible work once its
- * slot is free, so a submission that found every slot taken by a retiring worker still gets a
- * worker.
+ * live ({@link WorkerSlots}), and retire after {@code keepAlive} asleep. Thread creation,
+ * retirement and termination take {@link #lock}; nothing on the task path does. A worker that exits
+ * looks for visible work once its slot is free, so a submission that found every slot taken by a
+ * retiring worker still gets a worker.
  *
  * <p><b>Hunger.</b> {@link #hungry} counts workers looking for work (idle ones, joiners with
  * nothing to help with, unstarted slots). Busy workers read it at forks and joins and promote
  * latent forks while it is non-zero; it is written only when a worker's hunger changes.
  *
- * <p><b>Blocking.</b> {@link #managedBlock} promotes the caller's latent forks and, while it
- * blocks, lets the pool run one more worker than {@code parallelism} per blocked worker, up to
- * {@code maxSpares}; past the bound it throws {@link RejectedExecutionException}, as the JDK's pool
- * does. Blocking that Tine cannot see (a latch, a queue, a {@code CompletableFuture}) is covered by
- * claims while some worker is idle, and by {@link StallWatch} when none is: it notices a pool whose
- * every worker is parked while work waits, and starts a spare.
+ * <p><b>Blocking.</b> {@link #managedBlock} ({@link Compensation}) promotes the caller's latent
+ * forks and, while it blocks, lets the pool run one more worker than {@code parallelism} per
+ * blocked worker, up to {@code maxSpares}; past the bound it throws {@link
+ * RejectedExecutionException}, as the JDK's pool does. Blocking that Tine cannot see (a latch, a
+ * queue, a {@code CompletableFuture}) is covered by claims while some worker is idle, and by {@link
+ * StallWatch} when none is: it notices a pool whose every worker is parked while work waits, and
+ * starts a spare.
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
  * empty terminates the pool (every live worker asleep and no queued work means no task can create
@@ -102,14 +109,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   private static final VarHandle RUN_STATE;
   private static final VarHandle HUNGRY;
-  private static final VarHandle BLOCKED;
 
   static {
     try {
       MethodHandles.Lookup l = MethodHandles.lookup();
       RUN_STATE = l.findVarHandle(WorkStealingPool.class, "runState", int.class);
       HUNGRY = l.findVarHandle(WorkStealingPool.class, "hungry", int.class);
-      BLOCKED = l.findVarHandle(WorkStealingPool.class, "blockedWorkers", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -123,10 +128,10 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   final long keepAliveNanos;
   private final int parallelism;
   private final Thread.UncaughtExceptionHandler handler;
-  private final boolean recordStats;
+  final boolean recordStats;
   private final boolean common;
   final boolean latentForks;
-  private final int maxSpares;
+  final int maxSpares;
 
   /**
    * Workers looking for work: idle ones, joiners with nothing to help with, and worker slots not
@@ -148,14 +153,17 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   final StatsTable statsTable;
 
-  /** Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares. */
-  private volatile int blockedWorkers;
+  /**
+   * Workers blocked in managedBlock: each lets the pool run one more worker, up to maxSpares.
+   * Written by {@link Compensation} only.
+   */
+  volatile int blockedWorkers;
 
   /**
    * Spares {@link StallWatch} granted because every worker was parked in a wait Tine cannot see
    * while work waited; zero whenever it finds the pool not stalled. Written by the watch only.
    */
-  private volatile int stallSpares;
+  volatile int stallSpares;
 
   /** StallWatch's state for this pool (its thread only): a stall seen at the last tick, and how. */
   boolean stallSeen;
@@ -168,7 +176,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   /** The most worker threads a pool runs, spares included (the JDK's pools have the same cap). */
   static final int MAX_WORKERS = 32767;
 
-  private final ConcurrentLinkedQueue<Task<?>> external = new ConcurrentLinkedQueue<>();
+  /** Submissions from threads that are not this pool's workers. */
+  private final ExternalQueue external = new ExternalQueue();
 
   /** The sleep protocol and its word: live and sleeping workers. */
   final Sleep sleep;
@@ -178,7 +187,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   final Object lock = new Object();
 
   /** Worker threads started and not yet seen dead; close() joins them. Guarded by lock. */
-  private final List<Worker> started = new ArrayList<>();
+  final List<Worker> started = new ArrayList<>();
 
   private final ObjectName mxBeanName;
 
@@ -397,29 +406,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
   }
 
+  /** The oldest external submission, for {@link StallWatch}'s stamp (a racy read). */
+  Task<?> externalHead() {
+    return external.peek();
+  }
+
   Task<?> pollExternal() {
     return external.poll();
   }
 
   /** Removes {@code task} from the external queue if it is there (by identity); true if removed. */
   boolean removeExternal(Task<?> task) {
-    if (external.isEmpty()) {
-      return false;
-    }
-    // The queue's remove() calls equals on its argument: an identity matcher, so that a task
-    // class's own equals() is never consulted. The removal itself is the queue's atomic one.
-    return external.remove(
-        new Object() {
-          @Override
-          public boolean equals(Object o) {
-            return o == task;
-          }
-
-          @Override
-          public int hashCode() {
-            return System.identityHashCode(task);
-          }
-        });
+    return external.remove(task);
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -458,39 +456,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   public static void managedBlock(ManagedBlocker blocker) throws InterruptedException {
     Objects.requireNonNull(blocker, "blocker");
     if (Thread.currentThread() instanceof Worker w) {
-      w.pool.compensatedBlock(w, blocker);
+      Compensation.block(w, blocker);
     } else {
       do {
         // until released
       } while (!blocker.isReleasable() && !blocker.block());
-    }
-  }
-
-  private void compensatedBlock(Worker w, ManagedBlocker blocker) throws InterruptedException {
-    Promotion.publishAll(w);
-    if (w.pendingCount != 0) {
-      w.completePending();
-    }
-    if (blocker.isReleasable()) {
-      return;
-    }
-    int b = (int) BLOCKED.getAndAdd(this, 1) + 1;
-    if (b > maxSpares && Sleep.sleepers(sleep.ctl()) == 0) {
-      BLOCKED.getAndAdd(this, -1);
-      throw new RejectedExecutionException(
-          "Thread limit exceeded replacing blocked worker: pool "
-              + name
-              + " already runs "
-              + maxSpares
-              + " spare workers for blocked ones (maxSpares), and none is idle");
-    }
-    try {
-      sleep.signalWork(); // wake a sleeper for what we published, or start a spare in our place
-      do {
-        // until released
-      } while (!blocker.isReleasable() && !blocker.block());
-    } finally {
-      BLOCKED.getAndAdd(this, -1);
     }
   }
 
@@ -503,238 +473,18 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     if (h != null) {
       h.uncaughtException(t, ex);
     } else {
-      System.err.print("Exception in " + t.getName() + " (task run by execute()): ");
+      // What the JVM prints for an uncaught exception, naming the pool: this is a task run by
+      // execute(), a worker that failed, or a stall past the spare bound.
+      System.err.print("Exception in thread \"" + t.getName() + "\" (pool " + name + "): ");
       ex.printStackTrace();
     }
   }
 
   // ---------------------------------------------------------------------------------------------
-  // Workers: start and exit (the sleep protocol, with retirement, is in Sleep)
+  // Work and workers (starting and ending worker threads is WorkerSlots', sleeping is Sleep's)
 
   void addHungry(int delta) {
     HUNGRY.getAndAdd(this, delta);
-  }
-
-  /**
-   * Workers the pool may run now: parallelism, plus one per worker blocked in managedBlock and the
-   * spares StallWatch granted, up to maxSpares.
-   */
-  int targetSize() {
-    return parallelism + Math.min(blockedWorkers + stallSpares, maxSpares);
-  }
-
-  // ---------------------------------------------------------------------------------------------
-  // Stalls: every worker parked in a wait Tine cannot see while work waits (see StallWatch)
-
-  /**
-   * Called by {@link StallWatch} at each tick. A pool is stalled when it has live workers, none of
-   * them idle or running (each parked: in a wait outside Tine, in managedBlock, or in a join that
-   * cannot help), and unstarted work that nobody can take: tasks in the external queue or a deque,
-   * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
-   * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
-   * parked owner), and if it parks too, the next ticks add another. If the pool has a sleeper, the
-   * sleeper is woken instead: it may have gone to sleep before the parked owners forked, and then
-   * it parks with no deadline, since latent forks never signal.
-   *
-   * @return what the watch saw ({@link StallWatch#IDLE}, {@code NONE_PARKED}, {@code SOME_PARKED}
-   *     or {@code ALL_PARKED}), for its next pause
-   */
-  int checkStall() {
-    if (runState >= STOP) {
-      return StallWatch.IDLE;
-    }
-    long c = sleep.ctl();
-    int live = Sleep.live(c);
-    int parked = live == 0 || Sleep.sleepers(c) == live ? StallWatch.IDLE : parkedWorkers();
-    if (parked != StallWatch.ALL_PARKED || !hasUnstartedWork()) {
-      stallSeen = false;
-      stallBoundReported = false;
-      if (stallSpares != 0) {
-        stallSpares = 0; // the spares already started stay until they retire
-      }
-      return parked;
-    }
-    long stamp = workStamp();
-    if (!stallSeen || stamp != stallStamp) {
-      stallSeen = true; // confirm at the next tick: a stall freezes every queue
-      stallStamp = stamp;
-      return parked;
-    }
-    stallSeen = false;
-    if (Sleep.sleepers(c) != 0) {
-      // A sleeper that went to sleep before the parked owners forked parks without a deadline:
-      // latent forks never signal. Wake it; it claims them (found by the differential fuzzer:
-      // fork, wait in cf.join so a spare starts, then fork and wait in a queue at p=1).
-      sleep.signalWork();
-      return parked;
-    }
-    synchronized (lock) {
-      int want = live + 1 - parallelism - blockedWorkers; // spares for a target of live + 1
-      if (want > maxSpares - Math.min(blockedWorkers, maxSpares) || live >= MAX_WORKERS) {
-        if (!stallBoundReported) {
-          stallBoundReported = true;
-          reportUncaught(
-              new RejectedExecutionException(
-                  "pool "
-                      + name
-                      + " is stalled: all "
-                      + live
-                      + " workers are blocked while tasks wait, and no spare may start"
-                      + " (maxSpares "
-                      + maxSpares
-                      + ")"));
-        }
-        return parked;
-      }
-      if (want > stallSpares) {
-        stallSpares = want;
-      }
-    }
-    sleep.signalWork(); // no sleeper: starts a worker
-    return parked;
-  }
-
-  /**
-   * Whether the awake workers are parked (a racy snapshot): in a wait outside Tine, in
-   * managedBlock, or in a join that cannot help ({@link StallWatch#ALL_PARKED}), some of them
-   * ({@link StallWatch#SOME_PARKED}), or none ({@link StallWatch#NONE_PARKED}). Sleepers are idle,
-   * not parked.
-   */
-  private int parkedWorkers() {
-    boolean parked = false, running = false;
-    for (Worker v : workers) {
-      if (v == null || v.sleepState != Sleep.AWAKE) {
-        continue;
-      }
-      if (v.joinParked) {
-        parked = true;
-        continue;
-      }
-      Thread.State s = v.getState();
-      if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
-        running = true;
-      } else {
-        parked = true;
-      }
-    }
-    return !parked
-        ? StallWatch.NONE_PARKED
-        : running ? StallWatch.SOME_PARKED : StallWatch.ALL_PARKED;
-  }
-
-  /** Work nobody has started that a new worker could take (steal, poll or claim). */
-  private boolean hasUnstartedWork() {
-    if (hasVisibleWork()) {
-      return true;
-    }
-    if (latentForks && LatentStack.claimsSupported()) {
-      for (Worker v : workers) {
-        if (v != null && v.latent.mayHaveEntries()) {
-          return true;
-        }
-      }
-    }
-    return false;
-  }
-
-  /** A number that changes when any queue moves (racy reads; equal readings mean frozen). */
-  private long workStamp() {
-    long h = System.identityHashCode(external.peek());
-    for (Worker v : workers) {
-      if (v != null) {
-        h = h * 31 + v.deque.stamp();
-      }
-    }
-    return h;
-  }
-
-  /**
-   * Keeps {@link #hungry} counting the vacant slots below parallelism (unstarted workers are
-   * hungry: a promotion's signal starts them). Called under the lock after the live count changed.
-   */
-  void adjustVacancy(int liveBefore, int liveAfter) {
-    int d = Math.max(0, parallelism - liveAfter) - Math.max(0, parallelism - liveBefore);
-    if (d != 0) {
-      addHungry(d);
-    }
-    // StallWatch looks at pools with live workers only: nothing to watch, and nothing held, else.
-    if (liveBefore == 0 && liveAfter > 0) {
-      StallWatch.watch(this);
-    } else if (liveBefore > 0 && liveAfter == 0) {
-      StallWatch.forget(this);
-    }
-  }
-
-  void tryStartWorker() {
-    synchronized (lock) {
-      long c = sleep.ctl();
-      if (Sleep.live(c) >= targetSize() || runState >= STOP) {
-        return;
-      }
-      Worker[] ws = workers;
-      int slot = -1;
-      for (int i = 0; i < ws.length; i++) {
-        if (ws[i] == null) {
-          slot = i;
-          break;
-        }
-      }
-      if (slot < 0) {
-        if (ws.length >= targetSize() || ws.length >= MAX_WORKERS) {
-          return; // a retiring worker still holds its slot: it looks for work once it is gone
-        }
-        slot = ws.length; // a spare slot for a worker blocked in managedBlock
-        ws = Arrays.copyOf(ws, slot + 1);
-        statsTable.grow(slot + 1);
-      }
-      started.removeIf(t -> !t.isAlive());
-      Worker w = new Worker(this, slot, statsTable.counters(slot), recordStats);
-      Worker[] next = ws.clone();
-      next[slot] = w;
-      workers = next;
-      sleep.addLive(1, 0);
-      adjustVacancy(Sleep.live(c), Sleep.live(c) + 1); // the new worker looks for work at once
-      started.add(w);
-      try {
-        w.start();
-      } catch (Throwable t) { // e.g. OutOfMemoryError: unable to create native thread
-        next = workers.clone();
-        next[slot] = null;
-        workers = next;
-        long c2 = sleep.addLive(-1, 0);
-        adjustVacancy(Sleep.live(c2), Sleep.live(c2) - 1);
-        started.remove(w);
-        throw t;
-      }
-    }
-  }
-
-  /** Called by each worker thread as its last action. */
-  void workerExited(Worker w, Throwable failure) {
-    statsTable.recordExitedCpu(w.index); // on the exiting thread itself
-    synchronized (lock) {
-      Worker[] ws = workers;
-      if (ws[w.index] == w) {
-        Worker[] next = ws.clone();
-        next[w.index] = null;
-        workers = next;
-      }
-      if (w.sleepState != Sleep.RETIRED) {
-        long c = sleep.addLive(-1, 0);
-        adjustVacancy(Sleep.live(c), Sleep.live(c) - 1);
-      }
-      if (runState >= STOP && Sleep.live(sleep.ctl()) == 0) {
-        setTerminated();
-      }
-    }
-    if (failure != null) {
-      reportUncaught(failure);
-    }
-    // Work submitted while our slot was still taken may have found no slot to start a worker in
-    // (we had retired, so we were no longer live, but still held the slot): look once more.
-    if (runState < STOP && (failure != null || hasVisibleWork())) {
-      sleep.signalWork();
-    }
   }
 
   boolean hasVisibleWork() {
@@ -782,7 +532,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     }
   }
 
-  private void setTerminated() {
+  void setTerminated() {
     synchronized (lock) {
       if (runState == TERMINATED) {
         return;
@@ -1221,12 +971,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * jcstress only: counts {@code n} more live workers, with the vacancy bookkeeping that {@link
-   * #tryStartWorker} does, but starts no thread (the test installs unstarted workers itself).
+   * WorkerSlots#tryStart} does, but starts no thread (the test installs unstarted workers itself).
    */
   void addLiveWorkersForTest(int n) {
     synchronized (lock) {
       long c = sleep.addLive(n, 0);
-      adjustVacancy(Sleep.live(c), Sleep.live(c) + n);
+      WorkerSlots.adjustVacancy(this, Sleep.live(c), Sleep.live(c) + n);
       // No thread stands behind these workers and their count never returns to 0: the stall watch
       // must not hold the pool (jcstress makes millions of such pools: it ran out of heap).
       StallWatch.forget(this);

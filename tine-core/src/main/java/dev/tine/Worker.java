@@ -37,6 +37,11 @@ import dev.tine.stats.WorkerCounters;
  * </ol>
  *
  * Optional work (promotions, wake-ups, counters) that an overflow cuts short is just skipped.
+ *
+ * <p><b>Who writes which field.</b> Each mutable field below has one protocol that writes it; the
+ * table in core-runtime.md ("Who writes a worker's fields") gives the thread, the file and the
+ * memory mode of each, and lists the plain stores that rules 2 and 3 place outside the owner
+ * ({@code FieldOwnersTest} fails on a write in a file the table does not list).
  */
 final class Worker extends Thread {
   /** Idle rounds of rescanning with onSpinWait pauses before yielding. */
@@ -157,7 +162,7 @@ final class Worker extends Thread {
       failure = t;
     } finally {
       abandonLeftovers();
-      pool.workerExited(this, failure);
+      WorkerSlots.exited(pool, this, failure);
     }
   }
 
