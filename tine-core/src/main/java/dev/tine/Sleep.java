@@ -22,7 +22,8 @@ import java.util.concurrent.locks.LockSupport;
  * <h2>Sleeping (the worker)</h2>
  *
  * <ol>
- *   <li>Set {@code sleepState = SLEEPING} (volatile), then add one to the sleeper count (CAS).
+ *   <li>Set {@code sleepState = SLEEPING} (volatile), then add one to the sleeper count (an atomic
+ *       add, {@code getAndAdd}).
  *   <li>Rescan every queue ({@link WorkStealingPool#hasVisibleWork}); if anything is there,
  *       unregister and go back to work.
  *   <li>Otherwise park until a waker wakes us, or the keep-alive ends ({@link #tryRetire}).
@@ -41,8 +42,8 @@ import java.util.concurrent.locks.LockSupport;
  * It is a Dekker handshake: each side writes its own word, then reads the other's.
  *
  * <ul>
- *   <li>Sleeper: the count's CAS (a volatile read-modify-write), then the rescan's reads of each
- *       deque's {@code base} and {@code top} and of the external queue.
+ *   <li>Sleeper: the count's atomic add (a volatile read-modify-write), then the rescan's reads of
+ *       each deque's {@code base} and {@code top} and of the external queue.
  *   <li>Producer, worker push: the deque's {@code top} is written with a release store, which alone
  *       does not order a later load. The ordering edge is the {@link VarHandle#fullFence} in {@link
  *       #afterPush}, between that store and the read of {@code ctl}.
