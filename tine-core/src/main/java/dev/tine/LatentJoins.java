@@ -10,7 +10,7 @@ import java.util.function.Supplier;
 /**
  * The slow paths of every join, {@link Scope}'s and {@link Tine}'s alike: the fork that the fast
  * push could not record (and the promotion it may make), the join that finds its second half gone
- * (reclaim), the join whose first half threw, and an eager pool's joins. The join methods
+ * (take back), the join whose first half threw, and an eager pool's joins. The join methods
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
  * Scope's class comment); everything they do not do inline is here, and it calls only downwards:
  * into the {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the
@@ -22,14 +22,14 @@ import java.util.function.Supplier;
  * {@link #forkSlow} records the half ({@link LatentStack#tryPushNewFunction}) and, the deque being
  * empty, {@link #offer}s it: {@link LatentStack#takeOldest} makes it a {@link PromotedJob} and
  * leaves the job in the slot, the deque push publishes it, and a thief runs it. When {@code f}
- * returns, {@code tryPopFunction} fails, and {@link #reclaim} takes the slot back ({@link
+ * returns, {@code tryPopFunction} fails, and {@link #takeBack} takes the slot back ({@link
  * LatentStack#takeBack}) and hands the job to the join, which waits for it, helping.
  *
  * <p><b>Errors inside.</b> A {@link StackOverflowError} can strike at any call. A promotion
  * therefore takes the entry off the stack with one call whose commit is its last act and stores the
  * task in {@code Worker.inHand} right after it returns (the rule in {@link Worker}'s class
  * comment): see {@link #promoteOldest}. A promotion that an error cuts short leaves the fork latent
- * or in hand, never nowhere; a reclaim runs what is in hand first.
+ * or in hand, never nowhere; a take-back runs what is in hand first.
  */
 final class LatentJoins {
   private LatentJoins() {}
@@ -155,12 +155,12 @@ final class LatentJoins {
    * is still latent (returns null: the caller runs it inline) or it left, and the job that carries
    * it is returned for the caller to join.
    */
-  static PromotedJob reclaim(Scope s, int slot) {
+  static PromotedJob takeBack(Scope s, int slot) {
     checkOwner(s);
-    return takeBack(s, slot);
+    return takeBackUnchecked(s, slot);
   }
 
-  private static PromotedJob takeBack(Scope s, int slot) {
+  private static PromotedJob takeBackUnchecked(Scope s, int slot) {
     Worker w = s.worker;
     Task<?> h = w.inHand;
     if (h != null) {
@@ -192,7 +192,7 @@ final class LatentJoins {
     if (Thread.currentThread() != s.worker) {
       return; // an escaped scope: the first half's exception is the one to report
     }
-    PromotedJob job = takeBack(s, slot);
+    PromotedJob job = takeBackUnchecked(s, slot);
     if (job != null) {
       firstHalfThrew(job);
     }

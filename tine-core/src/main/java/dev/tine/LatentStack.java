@@ -9,13 +9,13 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Entries {@code [bottom, top)} are latent; {@code bottom} rises as entries are promoted. An
  * entry is either a task (its item is the {@link Task}; no kind byte is stored for it) or a
- * primitive join's second half: a function object (or a {@code Jobs.Ambiguous} wrapper around one)
- * in {@code items}, its argument in {@code args} and its kind (which functional interface) in
- * {@code kinds}. A function item is never a {@code Task}: {@code Scope.itemFor} wraps any object
- * with more than one join kind, and being a task counts as one ({@code Jobs.SINGLE_KIND}), so "the
- * item is a task" is what tells the two apart ({@link #kind}). Once a primitive-join entry is
- * promoted, its slot (below {@code bottom}) holds the job task that carries it, for the joiner to
- * pick up.
+ * primitive join's second half: a function object (or a {@code JoinKinds.Ambiguous} wrapper around
+ * one) in {@code items}, its argument in {@code args} and its kind (which functional interface) in
+ * {@code kinds}. A function item is never a {@code Task}: {@code LatentJoins.itemFor} wraps any
+ * object with more than one join kind, and being a task counts as one ({@code
+ * JoinKinds.SINGLE_KIND}), so "the item is a task" is what tells the two apart ({@link #kind}).
+ * Once a primitive-join entry is promoted, its slot (below {@code bottom}) holds the job task that
+ * carries it, for the joiner to pick up.
  *
  * <h2>Who touches it</h2>
  *
@@ -78,7 +78,7 @@ class LatentStack extends LatentClaims {
   private int functionsBelow;
 
   /**
-   * The last function class found to have one join kind ({@code Scope.itemFor}); forgotten by
+   * The last function class found to have one join kind ({@code LatentJoins.itemFor}); forgotten by
    * {@link #clearAll}, so an idle worker pins no user class.
    */
   Class<?> singleKindClass;
@@ -150,7 +150,7 @@ class LatentStack extends LatentClaims {
    * the stack as it was; see "Errors inside").
    */
   private void commitFunction(int t, Object item, long arg, int kind) {
-    assert !(item instanceof Task) : "a function item must not be a raw Task (Scope.itemFor)";
+    assert !(item instanceof Task) : "a function item must not be a raw Task (LatentJoins.itemFor)";
     if (t >= functionsBelow) {
       functionsBelow = t + 1;
     }
@@ -221,7 +221,7 @@ class LatentStack extends LatentClaims {
   /**
    * The latent range is empty: let {@code bottom} and {@code top} fall back over the dead slots
    * that promoted or claimed tasks left below it (null items), stopping at a live primitive-join
-   * placeholder. Entries keep their slots: only unused indices are reclaimed.
+   * placeholder. Entries keep their slots: only unused indices are recovered.
    */
   private int settle() {
     int b = bottom;

@@ -324,7 +324,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -361,7 +361,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsDouble(ra, job.joinDouble());
       }
@@ -406,7 +406,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.apply(ra, (B) job.join());
       }
@@ -442,7 +442,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -479,7 +479,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsDouble(ra, job.joinDouble());
       }
@@ -524,7 +524,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.apply(ra, (B) job.join());
       }
@@ -569,7 +569,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -614,7 +614,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsDouble(ra, job.joinDouble());
       }
@@ -663,7 +663,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.apply(ra, (B) job.join());
       }
@@ -699,7 +699,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         job.join();
         return;
@@ -736,7 +736,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -772,7 +772,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsDouble(ra, job.joinDouble());
       }
@@ -813,7 +813,7 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
       if (job != null) {
         return combine.apply(ra, (B) job.join());
       }

@@ -104,6 +104,8 @@ final class Stealing {
       if (x == null) {
         return null;
       }
+      // Worker's rule: claimOldest's commit, then its release of the claim word (a store), then
+      // its return, and nothing else, come before this store; no call.
       Task<?> t = (Task<?>) x;
       w.inHand = t;
       if (!t.markPromoted()) {

@@ -79,7 +79,7 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(s, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -121,7 +121,7 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(s, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
       if (job != null) {
         return combine.applyAsLong(ra, job.joinLong());
       }
@@ -170,7 +170,7 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(s, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
       if (job != null) {
         return combine.apply(ra, (B) job.join());
       }
@@ -213,7 +213,7 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.reclaim(s, slot); // null: taken back unstarted
+      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
       if (job != null) {
         job.join();
         return;

@@ -323,7 +323,7 @@ final class JoinShapes {
             throw e;
           }
           if (!tryPopFunction(slot)) {
-            PromotedJob job = LatentJoins.reclaim(this, slot); // null: taken back unstarted
+            PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
             if (job != null) {
               $finishJob$
             }
@@ -350,7 +350,7 @@ final class JoinShapes {
             throw e;
           }
           if (!s.tryPopFunction(slot)) {
-            PromotedJob job = LatentJoins.reclaim(s, slot); // null: taken back unstarted
+            PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
             if (job != null) {
               $finishJob$
             }

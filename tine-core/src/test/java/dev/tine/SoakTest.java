@@ -928,8 +928,7 @@ class SoakTest {
                 && (m.startsWith("awaitJoin")
                     || m.equals("awaitGet")
                     || m.equals("helpJoin")
-                    || m.equals("reclaim")
-                    || m.equals("takeBack")))
+                    || m.startsWith("takeBack")))
             || (c.equals("dev.tine.Task") && m.equals("execLatent"))) {
           return false;
         }
