@@ -150,7 +150,9 @@ class LatentStack extends LatentClaims {
    * the stack as it was; see "Errors inside").
    */
   private void commitFunction(int t, Object item, long arg, int kind) {
-    assert !(item instanceof Task) : "a function item must not be a raw Task (LatentJoins.itemFor)";
+    assert !(item instanceof Task)
+        : "a join's function that is also a Task was recorded unwrapped, so it would run as the task"
+            + " (LatentJoins.itemFor wraps such functions)";
     if (t >= functionsBelow) {
       functionsBelow = t + 1;
     }
