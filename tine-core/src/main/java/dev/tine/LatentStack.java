@@ -1,6 +1,5 @@
 package dev.tine;
 
-import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -10,48 +9,20 @@ import java.lang.invoke.VarHandle;
  *
  * <p>Entries {@code [bottom, top)} are latent; {@code bottom} rises as entries are promoted. An
  * entry is either a task (its item is the {@link Task}; no kind byte is stored for it) or a
- * primitive join's second half: a function object (or a {@code Jobs.Ambiguous} wrapper around one)
- * in {@code items}, its argument in {@code args} and its kind (which functional interface) in
- * {@code kinds}. A function item is never a {@code Task}: {@code Scope.itemFor} wraps any object
- * with more than one join kind, and being a task counts as one ({@code Jobs.SINGLE_KIND}), so "the
- * item is a task" is what tells the two apart ({@link #kind}). Once a primitive-join entry is
- * promoted, its slot (below {@code bottom}) holds the job task that carries it, for the joiner to
- * pick up.
+ * primitive join's second half: a function object (or a {@code JoinKinds.Ambiguous} wrapper around
+ * one) in {@code items}, its argument in {@code args} and its kind (which functional interface) in
+ * {@code kinds}. A function item is never a {@code Task}: {@code LatentJoins.itemFor} wraps any
+ * object with more than one join kind, and being a task counts as one ({@code
+ * JoinKinds.SINGLE_KIND}), so "the item is a task" is what tells the two apart ({@link #kind}).
+ * Once a primitive-join entry is promoted, its slot (below {@code bottom}) holds the job task that
+ * carries it, for the joiner to pick up.
  *
  * <h2>Who touches it</h2>
  *
- * The owner, with plain loads and stores, except for one opaque read of {@code claim} at the start
- * of each operation (a plain load on x86 and ARM; opaque so that it is really made). Another thread
- * touches it only through {@link #claimOldest}, and only while the owner is blocked (parked or
- * waiting) outside Tine, so that forks made just before a {@code latch.await()} still run
- * elsewhere. The claim protocol:
- *
- * <ol>
- *   <li>The claimer CASes {@code claim} from OPEN or CLAIMED to CLAIMING (a full fence), then reads
- *       the owner's thread state, and proceeds only if it is WAITING or TIMED_WAITING.
- *   <li>Every owner operation that reads or removes entries, moves {@code bottom} or replaces the
- *       arrays (every one but a plain push onto a non-empty stack, see {@link #prepare}) starts by
- *       reading {@code claim}; if it is not OPEN the owner waits while it is CLAIMING, then sets it
- *       back to OPEN ({@link #reconcile}). No owner operation blocks between that read and its last
- *       access. The read is opaque: a load of a field that reads OPEN proves no claim was made
- *       since the last reconcile (a claim leaves CLAIMED until the owner resets it), and a claimer
- *       that starts later finds the owner RUNNABLE and backs off without writing, so the owner's
- *       other loads may move around it freely; reconcile's CAS is what makes the claimer's writes
- *       visible.
- *   <li>So a claim cannot overlap an owner operation: if the owner read OPEN, that read precedes
- *       the claimer's CAS, and the owner has been RUNNABLE since before it. HotSpot stores a
- *       thread's RUNNABLE state when it leaves park/wait/sleep and then executes a full fence
- *       before the thread runs Java code again (the native-call return path), so the claimer's
- *       state read, which follows its CAS, sees RUNNABLE and backs off. Conversely, if the claimer
- *       saw the owner blocked, the owner's first operation after waking sees CLAIMING or CLAIMED.
- *   <li>The owner's writes before it blocked are visible to the claimer (the JVM fences on the way
- *       into park/wait); the claimer's writes are visible to the owner through {@code claim}
- *       (release store by the claimer, volatile read by the owner).
- * </ol>
- *
- * BLOCKED (monitor entry) is not claimed: the JVM's monitor slow path does not promise that fence.
- * Neither is a thread blocked in native I/O (its state is RUNNABLE); {@code managedBlock} is the
- * API for blocking that Tine should know about.
+ * The owner, with plain loads and stores after a claim check; another thread only through {@link
+ * #claimOldest} while the owner is blocked outside Tine. The protocol that keeps the two apart is
+ * {@link LatentClaims}'s. Both take the oldest entry with the same operation ({@link
+ * #takeOldestUnchecked}).
  *
  * <h2>Errors inside</h2>
  *
@@ -81,7 +52,7 @@ import java.lang.invoke.VarHandle;
  * in the latent-forks design note). Package-private, so none of this is part of {@code Scope}'s
  * public face.
  */
-class LatentStack {
+class LatentStack extends LatentClaims {
   static final int KIND_TASK = 0;
 
   /** Primitive-join kinds: which functional interface the item is; assigned by the runtime. */
@@ -90,18 +61,6 @@ class LatentStack {
   static final int ROTATE_EVERY = 1 << 16;
 
   static final int INITIAL_CAPACITY = 64;
-
-  private static final int OPEN = 0, CLAIMING = 1, CLAIMED = 2;
-
-  private static final VarHandle CLAIM;
-
-  static {
-    try {
-      CLAIM = MethodHandles.lookup().findVarHandle(LatentStack.class, "claim", int.class);
-    } catch (ReflectiveOperationException e) {
-      throw new ExceptionInInitializerError(e);
-    }
-  }
 
   private Object[] items = new Object[INITIAL_CAPACITY];
   private long[] args = new long[INITIAL_CAPACITY];
@@ -119,18 +78,10 @@ class LatentStack {
   private int functionsBelow;
 
   /**
-   * The last function class found to have one join kind ({@code Scope.itemFor}); forgotten by
+   * The last function class found to have one join kind ({@code LatentJoins.itemFor}); forgotten by
    * {@link #clearAll}, so an idle worker pins no user class.
    */
   Class<?> singleKindClass;
-
-  /** OPEN, CLAIMING (a claimer is taking entries) or CLAIMED (entries were taken; owner resets). */
-  private volatile int claim;
-
-  /** What a claimer turns a claimed entry into: the task itself, or a job for a function. */
-  interface Promoter {
-    Object promote(Object item, long arg, int kind);
-  }
 
   // ---------------------------------------------------------------------------------------------
   // Owner: push
@@ -199,7 +150,9 @@ class LatentStack {
    * the stack as it was; see "Errors inside").
    */
   private void commitFunction(int t, Object item, long arg, int kind) {
-    assert !(item instanceof Task) : "a function item must not be a raw Task (Scope.itemFor)";
+    assert !(item instanceof Task)
+        : "a join's function that is also a Task was recorded unwrapped, so it would run as the task"
+            + " (LatentJoins.itemFor wraps such functions)";
     if (t >= functionsBelow) {
       functionsBelow = t + 1;
     }
@@ -270,7 +223,7 @@ class LatentStack {
   /**
    * The latent range is empty: let {@code bottom} and {@code top} fall back over the dead slots
    * that promoted or claimed tasks left below it (null items), stopping at a live primitive-join
-   * placeholder. Entries keep their slots: only unused indices are reclaimed.
+   * placeholder. Entries keep their slots: only unused indices are recovered.
    */
   private int settle() {
     int b = bottom;
@@ -304,21 +257,6 @@ class LatentStack {
       reconcile();
     }
     return top;
-  }
-
-  final int bottom() {
-    if ((int) CLAIM.getOpaque(this) != OPEN) {
-      reconcile();
-    }
-    return bottom;
-  }
-
-  /** True if slot {@code i} is still latent (not promoted or claimed). */
-  final boolean isLatent(int i) {
-    if ((int) CLAIM.getOpaque(this) != OPEN) {
-      reconcile();
-    }
-    return i >= bottom && i < top;
   }
 
   /**
@@ -407,24 +345,70 @@ class LatentStack {
   }
 
   /**
-   * The slot of the oldest latent entry, or -1 if none; nothing changes until {@link
-   * #commitOldest}.
+   * Owner: takes the oldest latent entry out of the latent range and returns what {@code promoter}
+   * made of it (a task as itself, a primitive join's half as the job its joiner will find in the
+   * slot), or null if there is none. The one take of both promotion and claims ({@link
+   * #claimOldest}); see {@link #takeOldestUnchecked}.
    */
-  final int oldest() {
+  final Object takeOldest(Promoter promoter) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {
       reconcile();
     }
-    return bottom < top ? bottom : -1;
+    return takeOldestUnchecked(promoter);
   }
 
   /**
-   * The oldest entry (slot {@code b}, from {@link #oldest}) was promoted: it leaves the latent
-   * range. {@code placeholder} is the job a primitive-join entry became (its joiner finds it here),
-   * or null for a task, whose slot becomes dead. Calls nothing.
+   * The promoter may allocate, so it runs before any store; then the commit, stores only: a task's
+   * slot becomes dead (null), a function's holds the job for its joiner. The commit is the last
+   * act: the caller's {@code inHand} store follows with only returns in between.
    */
-  final void commitOldest(int b, Object placeholder) {
-    items[b] = placeholder;
+  @Override
+  final Object takeOldestUnchecked(Promoter promoter) {
+    int b = bottom;
+    if (b >= top) {
+      return null;
+    }
+    int kind = kind(b);
+    Object made = promoter.promote(items[b], args[b], kind); // may allocate: before any store
+    items[b] = kind == KIND_TASK ? null : made; // the commit: stores only
     bottom = b + 1;
+    return made;
+  }
+
+  /**
+   * Owner, in a join taking its slot back: removes and returns the newest latent entry if it lies
+   * above {@code slot} and is a task (a fork the first half left behind, never joined); else null.
+   */
+  final Object popTaskAbove(int slot) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    int t = top - 1;
+    Object x;
+    if (t <= slot || t < bottom || !((x = items[t]) instanceof Task)) {
+      return null;
+    }
+    items[t] = null;
+    top = t;
+    return x;
+  }
+
+  /** What {@link #takeBack} returns for an entry that is still latent. */
+  static final Object STILL_LATENT = new Object();
+
+  /**
+   * Owner, in a join taking its slot back once nothing above it is latent: drops {@code slot} and
+   * every slot above it. Returns {@link #STILL_LATENT} if the entry was (the joiner runs it
+   * inline), else what its promotion left in the slot: the job that carries it. Calls nothing but
+   * the claim check.
+   */
+  final Object takeBack(int slot) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    Object placeholder = slot >= bottom && slot < top ? STILL_LATENT : items[slot];
+    truncate(slot);
+    return placeholder;
   }
 
   /**
@@ -468,30 +452,8 @@ class LatentStack {
     return false;
   }
 
-  /**
-   * Owner: a claimer took, or is taking, entries while we were blocked. Wait for it to finish (a
-   * few stores), then reopen. Spins and yields rather than parking: parking would make us look
-   * blocked again.
-   */
-  private void reconcile() {
-    for (int spins = 0; ; spins++) {
-      int c = claim;
-      if (c == OPEN) {
-        return;
-      }
-      if (c == CLAIMED && CLAIM.compareAndSet(this, CLAIMED, OPEN)) {
-        return;
-      }
-      if (spins < 64) {
-        Thread.onSpinWait();
-      } else {
-        Thread.yield();
-      }
-    }
-  }
-
   // ---------------------------------------------------------------------------------------------
-  // Another thread: claims while the owner is blocked
+  // Any thread
 
   /**
    * A racy hint, for any thread: the owner may have latent entries. A true answer is only worth
@@ -501,76 +463,8 @@ class LatentStack {
     return top > bottom;
   }
 
-  /**
-   * Any thread but the owner: if {@code owner} is blocked (WAITING or TIMED_WAITING), takes the
-   * oldest latent entry and returns what {@code promoter} made of it; else null. See the class
-   * comment for the protocol. The claimed task is no longer latent for the owner, who finds it gone
-   * (a task) or finds the job in its slot (a primitive join).
-   */
-  final Object claimOldest(Thread owner, Promoter promoter) {
-    int c = claim;
-    if (c == CLAIMING || !CLAIM.compareAndSet(this, c, CLAIMING)) {
-      return null;
-    }
-    int after = c; // restored below whatever happens: the owner waits while CLAIMING
-    Object taken = null;
-    try {
-      Thread.State st = owner.getState();
-      int b = bottom;
-      if ((st == Thread.State.WAITING || st == Thread.State.TIMED_WAITING) && b < top) {
-        int kind = kind(b);
-        Object made = promoter.promote(items[b], args[b], kind); // may allocate: before any store
-        items[b] = kind == KIND_TASK ? null : made; // the commit: stores only
-        bottom = b + 1;
-        after = CLAIMED;
-        taken = made;
-      }
-    } finally {
-      claim = after; // a release store: publishes the commit to the owner's next operation
-    }
-    return taken;
-  }
-
   /** Whether blocked owners' entries may be claimed on this JVM (see the class comment). */
   static boolean claimsSupported() {
     return ClaimSupport.SUPPORTED;
-  }
-
-  private static final class ClaimSupport {
-    /**
-     * -XX:+UseSystemMemoryBarrier makes HotSpot drop the fence this protocol relies on (it uses an
-     * OS-wide barrier from the VM's side instead); the claim is then not safe, so it is off.
-     */
-    static final boolean SUPPORTED = !systemMemoryBarrierMayBeOn();
-
-    /**
-     * Asks the running VM, not its command line: the flag also arrives through {@code -XX:Flags=}
-     * files, {@code -XX:VMOptionsFile=}, {@code JAVA_TOOL_OPTIONS} and {@code JDK_JAVA_OPTIONS},
-     * and HotSpot turns it back off where the OS lacks the barrier. The safe direction when the VM
-     * cannot answer (no diagnostic bean, a value we do not recognise) is "on": claims off, which
-     * costs only the progress they add, whereas claiming without the fence could let the owner and
-     * a claimer take the same fork. An option the VM does not know is an answer: a VM without it
-     * (older, or not HotSpot) does not drop the fence for it, and a locked (experimental) one is
-     * hidden only while it cannot be set.
-     */
-    static boolean systemMemoryBarrierMayBeOn() {
-      try {
-        com.sun.management.HotSpotDiagnosticMXBean vm =
-            java.lang.management.ManagementFactory.getPlatformMXBean(
-                com.sun.management.HotSpotDiagnosticMXBean.class);
-        if (vm == null) {
-          return true;
-        }
-        String value;
-        try {
-          value = vm.getVMOption("UseSystemMemoryBarrier").getValue();
-        } catch (IllegalArgumentException noSuchOption) {
-          return false;
-        }
-        return !"false".equals(value);
-      } catch (RuntimeException | Error cannotTell) {
-        return true;
-      }
-    }
   }
 }

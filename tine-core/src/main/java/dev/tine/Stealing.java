@@ -6,7 +6,7 @@ import dev.tine.deque.WorkDeque;
  * Looking for work outside the worker's own queues: the pool's external queue, then the other
  * workers' deques from a random start (random victims spread thieves; a steal takes the oldest
  * task, the biggest piece of a divide-and-conquer tree), then claims: the latent forks of workers
- * that are blocked outside Tine (protocol in {@link LatentStack}).
+ * that are blocked outside Tine (protocol in {@link LatentClaims}).
  *
  * <p>A task found is stored in {@code Worker.inHand} right after the call that took it returns,
  * before anything else is called (see {@link Worker}). A thief that leaves work behind in its
@@ -84,10 +84,6 @@ final class Stealing {
     }
   }
 
-  /** Makes a claimed entry runnable: a task stays itself, a primitive join's half becomes a job. */
-  private static final LatentStack.Promoter CLAIM_PROMOTER =
-      (item, arg, kind) -> kind == LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
-
   /** Takes the oldest latent fork of some worker that is blocked outside Tine, or null. */
   static Task<?> claimFromBlocked(Worker w, Worker[] ws, int start) {
     int n = ws.length;
@@ -104,10 +100,12 @@ final class Stealing {
   /** Takes the oldest latent fork of {@code v} if it is blocked outside Tine, or null. */
   static Task<?> claimFrom(Worker w, Worker v) {
     while (v.latent.mayHaveEntries() && looksBlocked(v)) {
-      Object x = v.latent.claimOldest(v, CLAIM_PROMOTER);
+      Object x = v.latent.claimOldest(v, PromotedJob.PROMOTER); // a task, or a job
       if (x == null) {
         return null;
       }
+      // Worker's rule: claimOldest's commit, then its release of the claim word (a store), then
+      // its return, and nothing else, come before this store; no call.
       Task<?> t = (Task<?>) x;
       w.inHand = t;
       if (!t.markPromoted()) {

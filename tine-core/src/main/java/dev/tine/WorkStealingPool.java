@@ -591,7 +591,8 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
         }
         // A worker blocked outside Tine cannot cancel its own latent forks: take them from it.
         for (Object x;
-            w.latent.mayHaveEntries() && (x = w.latent.claimOldest(w, CANCEL_CLAIMED)) != null; ) {
+            w.latent.mayHaveEntries()
+                && (x = w.latent.claimOldest(w, PromotedJob.PROMOTER)) != null; ) {
           ((Task<?>) x).cancelAbandoned();
         }
       }
@@ -606,10 +607,6 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     stopWorkers();
     return unstarted;
   }
-
-  /** shutdownNow's claims: a task is cancelled as itself; a primitive join's half as a job. */
-  private static final LatentStack.Promoter CANCEL_CLAIMED =
-      (item, arg, kind) -> kind == LatentStack.KIND_TASK ? item : new Jobs.Job(item, arg, kind);
 
   private static void drained(Task<?> t, List<Runnable> unstarted) {
     if (t.cancel() && t instanceof Adapters.Submitted s) {

@@ -59,7 +59,7 @@ final class Worker extends Thread {
   static {
     // Initialize the job class now: a promotion allocates one between reading the oldest latent
     // entry and committing it, and a class-initialization wait there would look like blocking.
-    new Jobs.Job(null, 0L, Jobs.RUNNABLE);
+    new PromotedJob(null, 0L, JoinKinds.TO_VOID);
   }
 
   final WorkStealingPool pool;

@@ -11,6 +11,9 @@ import org.junit.jupiter.api.Test;
 /** The owner-side bookkeeping of latent forks: slots, promotion holes, growth and shrinking. */
 class LatentStackTest {
 
+  /** A promoter that leaves a task as itself (what promotion does with a task entry). */
+  private static final LatentClaims.Promoter ITSELF = (item, arg, kind) -> item;
+
   private static Task<?> task() {
     return Task.of(() -> null);
   }
@@ -27,8 +30,7 @@ class LatentStackTest {
     for (int round = 0; round < 1_000_000; round++) {
       Task<?> a = task(), b = task(), c = task();
       s.pushTask(a);
-      int oldest = s.oldest(); // promote a: its slot becomes a dead hole
-      s.commitOldest(oldest, null);
+      assertSame(a, s.takeOldest(ITSELF)); // promote a: its slot becomes a dead hole
       s.pushTask(b);
       s.pushTask(c);
       assertSame(c, s.popTask());
@@ -64,11 +66,9 @@ class LatentStackTest {
     Object fn = new Object(), job = new Object();
     Task<?> t = task();
     int slot = s.pushFunction(fn, 7L, LatentStack.KIND_FIRST_FUNCTION);
-    assertEquals(slot, s.oldest());
-    s.commitOldest(slot, job);
+    assertSame(job, s.takeOldest((item, arg, kind) -> job));
     s.pushTask(t);
-    int hole = s.oldest(); // t promoted as well, above the placeholder
-    s.commitOldest(hole, null);
+    assertSame(t, s.takeOldest(ITSELF)); // t promoted as well, above the placeholder
     assertEquals(0, s.size());
     s.pushTask(t);
     assertSame(t, s.popTask()); // the range empties: fall back over t's hole, not the placeholder
@@ -93,7 +93,7 @@ class LatentStackTest {
     Task<?> t = task();
     assertEquals(slot, s.pushTask(t));
     assertEquals(LatentStack.KIND_TASK, s.kind(slot));
-    s.commitOldest(s.oldest(), null); // the first task promoted: t is now the oldest
+    s.takeOldest(ITSELF); // the first task promoted: t is now the oldest
 
     Thread owner = new Thread(LockSupport::park);
     owner.setDaemon(true);

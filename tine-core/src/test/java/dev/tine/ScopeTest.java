@@ -381,7 +381,7 @@ class ScopeTest {
     Scope.IntToLong inspect =
         (s, x) -> {
           int slot = s.top() - 1; // the second join's entry, the newest latent one
-          Jobs.Job job = new Jobs.Job(s.item(slot), s.arg(slot), s.kind(slot));
+          PromotedJob job = new PromotedJob(s.item(slot), s.arg(slot), s.kind(slot));
           job.compute(); // what a thief would run had it been promoted
           promoted[0] = job.longResult;
           return 0;
@@ -417,7 +417,7 @@ class ScopeTest {
           if (kind == LatentStack.KIND_TASK) {
             promoted[0] = ((TaskAndFunction) s.item(slot)).compute();
           } else {
-            Jobs.Job job = new Jobs.Job(s.item(slot), s.arg(slot), kind);
+            PromotedJob job = new PromotedJob(s.item(slot), s.arg(slot), kind);
             job.compute(); // what a thief would run had it been promoted
             promoted[0] = job.longResult;
           }

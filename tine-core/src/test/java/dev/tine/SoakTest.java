@@ -921,14 +921,14 @@ class SoakTest {
     static boolean startedByRunLoop() {
       for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
         String c = e.getClassName(), m = e.getMethodName();
-        // The join methods live in HelpingJoin and Promotion (they were Worker's until the core
+        // The join methods live in HelpingJoin and LatentJoins (they were Worker's until the core
         // was split into one protocol per file; matching Worker alone made every join a "run
         // loop").
-        if (((c.equals("dev.tine.HelpingJoin") || c.equals("dev.tine.Promotion"))
+        if (((c.equals("dev.tine.HelpingJoin") || c.equals("dev.tine.LatentJoins"))
                 && (m.startsWith("awaitJoin")
                     || m.equals("awaitGet")
                     || m.equals("helpJoin")
-                    || m.equals("reclaim")))
+                    || m.startsWith("takeBack")))
             || (c.equals("dev.tine.Task") && m.equals("execLatent"))) {
           return false;
         }

@@ -1,0 +1,529 @@
+package dev.tine;
+
+import java.util.function.BiFunction;
+import java.util.function.DoubleBinaryOperator;
+import java.util.function.IntToLongFunction;
+import java.util.function.LongBinaryOperator;
+import java.util.function.LongSupplier;
+import java.util.function.Supplier;
+
+/**
+ * The slow paths of every join, {@link Scope}'s and {@link Tine}'s alike: the fork that the fast
+ * push could not record (and the promotion it may make), the join that finds its second half gone
+ * (take back), the join whose first half threw, and an eager pool's joins. The join methods
+ * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
+ * Scope's class comment); everything they do not do inline is here, and it calls only downwards:
+ * into the {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the
+ * policy of how much to offer. Owner-only code: every method runs on the worker that owns the
+ * scope, which the methods reached from a {@code Scope} check first ({@link #checkOwner}).
+ *
+ * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
+ * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
+ * {@link #forkSlow} records the half ({@link LatentStack#tryPushNewFunction}) and, the deque being
+ * empty, {@link #offer}s it: {@link LatentStack#takeOldest} makes it a {@link PromotedJob} and
+ * leaves the job in the slot, the deque push publishes it, and a thief runs it. When {@code f}
+ * returns, {@code tryPopFunction} fails, and {@link #takeBack} takes the slot back ({@link
+ * LatentStack#takeBack}) and hands the job to the join, which waits for it, helping.
+ *
+ * <p><b>Errors inside.</b> A {@link StackOverflowError} can strike at any call. A promotion
+ * therefore takes the entry off the stack with one call whose commit is its last act and stores the
+ * task in {@code Worker.inHand} right after it returns (the rule in {@link Worker}'s class
+ * comment): see {@link #promoteOldest}. A promotion that an error cuts short leaves the fork latent
+ * or in hand, never nowhere; a take-back runs what is in hand first.
+ */
+final class LatentJoins {
+  private LatentJoins() {}
+
+  // ---------------------------------------------------------------------------------------------
+  // Fork
+
+  /**
+   * The fast push failed ({@code slot < 0}: nothing recorded yet; the slot held another function,
+   * or the stack needs {@link LatentStack}'s slow path), or the deque is empty and should be
+   * stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
+   */
+  static int forkSlow(Scope s, int slot, Object g, long arg, int kind) {
+    if (slot < 0) {
+      Object item = itemFor(s, g); // may allocate: before any store
+      slot = s.tryPushNewFunction(item, arg, kind);
+      if (slot < 0) {
+        checkOwner(s);
+        slot = s.pushFunction(item, arg, kind); // not counted: see PoolStats
+      }
+      if (!(s.stock && s.deque.size() == 0)) {
+        return slot;
+      }
+    }
+    checkOwner(s);
+    offer(s.worker);
+    return slot;
+  }
+
+  /**
+   * What to store for function {@code g}: {@code g} itself, or a wrapper if {@code g} implements
+   * more than one of the functional interfaces that joins record. The fast push matches the raw
+   * function and trusts the kind stored with it, so an object that could be pushed with two kinds
+   * must never sit in a slot raw (see {@link LatentStack#tryPushFunction}). Throws {@code
+   * NullPointerException} for a null {@code g}, before anything is recorded.
+   */
+  private static Object itemFor(Scope s, Object g) {
+    Class<?> c = g.getClass(); // a null g throws here, before anything is recorded
+    if (c == s.singleKindClass) {
+      return g; // the common case: one class at a join site (a closure's, a method reference's)
+    }
+    if (JoinKinds.SINGLE_KIND.get(c)) {
+      s.singleKindClass = c;
+      return g;
+    }
+    return new JoinKinds.Ambiguous(g);
+  }
+
+  /** Stocks our empty deque with as many latent forks as {@link Promotion#toOffer} says. */
+  static void offer(Worker w) {
+    promote(w, Promotion.toOffer(w));
+  }
+
+  /** Promotes up to {@code n} latent forks, oldest first; an overflow cuts it short harmlessly. */
+  static void promote(Worker w, int n) {
+    try {
+      for (int i = 0; i < n && promoteOldest(w); i++) {
+        // oldest first keeps the deque in age order
+      }
+    } catch (StackOverflowError e) {
+      // optional work: the latent forks stay ours
+    }
+  }
+
+  /**
+   * Promotes every latent fork: before blocking, so that others can run them meanwhile. A task an
+   * earlier error left in hand is published first (otherwise no promotion happens).
+   */
+  static void publishAll(Worker w) {
+    Task<?> h = w.inHand;
+    if (h != null && h.markPromoted()) {
+      int before = w.deque.push(h);
+      w.inHand = null;
+      w.signalIfFirst(before);
+    } else if (h != null) {
+      w.inHand = null; // already complete: nothing to run
+    }
+    while (promoteOldest(w)) {
+      // oldest first
+    }
+  }
+
+  /**
+   * Moves the oldest latent entry to the deque: a task as itself, a join's second half as a {@link
+   * PromotedJob} that its joiner will find in the entry's slot. Oldest first, because in
+   * divide-and-conquer code the oldest fork is the biggest piece (Lea's FIFO steals, for the same
+   * reason).
+   *
+   * @return false if there was nothing to promote
+   */
+  static boolean promoteOldest(Worker w) {
+    for (; ; ) {
+      if (w.inHand != null) {
+        return false; // an earlier promotion was cut short: that task runs first
+      }
+      Object x = w.latent.takeOldest(PromotedJob.PROMOTER);
+      if (x == null) {
+        return false;
+      }
+      // Worker's rule: takeOldest's commit is its last act, and only its return separates that
+      // commit from this store (a null test and a checkcast are not calls). An overflow before the
+      // commit leaves the entry latent; from this store on, the task is in hand.
+      Task<?> t = (Task<?>) x;
+      w.inHand = t;
+      if (!t.markPromoted()) {
+        w.inHand = null;
+        continue; // cancelled by its owner while latent: nothing to run
+      }
+      int before = w.deque.push(t);
+      w.inHand = null; // the deque has it
+      if (w.recordStats) w.counters.promotions++;
+      w.signalIfFirst(before);
+      return true;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Join
+
+  /**
+   * The second half is not the newest latent entry: it was promoted or claimed (or a join was cut
+   * short). Runs the forks the first half left behind (forked, never joined), then either the entry
+   * is still latent (returns null: the caller runs it inline) or it left, and the job that carries
+   * it is returned for the caller to join.
+   */
+  static PromotedJob takeBack(Scope s, int slot) {
+    checkOwner(s);
+    return takeBackUnchecked(s, slot);
+  }
+
+  private static PromotedJob takeBackUnchecked(Scope s, int slot) {
+    Worker w = s.worker;
+    Task<?> h = w.inHand;
+    if (h != null) {
+      w.runTask(h); // left in hand by an error: it runs before anything else
+    }
+    for (Object x; (x = s.popTaskAbove(slot)) != null; ) {
+      w.inHand = (Task<?>) x; // no call since the pop
+      w.runTask(w.inHand);
+    }
+    Object x = s.takeBack(slot);
+    if (x == LatentStack.STILL_LATENT) {
+      return null;
+    }
+    if (x instanceof PromotedJob job) {
+      return job;
+    }
+    throw new IllegalStateException(
+        "a join could not find its second half: it was neither waiting where the join left it nor"
+            + " handed to another worker (found "
+            + x
+            + "). This is a bug in Tine; please report it with this stack trace.");
+  }
+
+  /**
+   * The first half threw: drop the second half if it is still latent, else wait for it quietly, so
+   * that the first half's exception is the one that propagates (the caller rethrows it).
+   */
+  static void firstHalfThrew(Scope s, int slot) {
+    if (Thread.currentThread() != s.worker) {
+      return; // an escaped scope: the first half's exception is the one to report
+    }
+    PromotedJob job = takeBackUnchecked(s, slot);
+    if (job != null) {
+      firstHalfThrew(job);
+    }
+  }
+
+  /** The first half threw and the second is a job: wait for it quietly (an eager join's case). */
+  static void firstHalfThrew(PromotedJob job) {
+    try {
+      job.join();
+    } catch (Throwable ignored) {
+      // the first half's exception is the one reported
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Eager pools (eagerForks(true)): the second half on the deque at once
+
+  /** The second half as a task on the deque, counted as a fork. */
+  static PromotedJob forkEagerly(Worker w, Object g, long arg, int kind) {
+    PromotedJob job = new PromotedJob(g, arg, kind);
+    w.push(job);
+    return job;
+  }
+
+  /** Throws if a scope is used from a thread that is not its worker. */
+  static void checkOwner(Scope s) {
+    if (Thread.currentThread() != s.worker) {
+      throw new IllegalStateException(
+          "a Scope was used from thread "
+              + Thread.currentThread().getName()
+              + ", but it belongs to worker "
+              + s.worker.getName()
+              + ": use the scope passed to the running function; never store one or hand it to"
+              + " another thread");
+    }
+  }
+
+  // The eager twins of every join shape, kept out of the join methods, which stay small for the
+  // JIT (see Scope's class comment). Each forks its second half as a job, runs the first, and
+  // joins.
+
+  // spotless:off
+  // GENERATED by JoinShapes
+  // DO NOT EDIT: written from the join-shape table in tine-core/src/test/java/dev/tine/JoinShapes.java.
+  // Regenerate: ./mvnw -B -ntp -pl tine-core test -Dtest=JoinShapesTest -Dtine.regenerate=true
+
+  static long joinEagerly(
+      Worker w,
+      IntToLongFunction f,
+      int a,
+      IntToLongFunction g,
+      int b,
+      LongBinaryOperator combine) {
+    PromotedJob job = forkEagerly(w, g, b, JoinKinds.INT_TO_LONG);
+    long ra;
+    try {
+      ra = f.applyAsLong(a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  static long joinEagerly(Worker w, LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
+    PromotedJob job = forkEagerly(w, b, 0L, JoinKinds.TO_LONG);
+    long ra;
+    try {
+      ra = a.getAsLong();
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinEagerly(
+      Worker w,
+      Supplier<? extends A> a,
+      Supplier<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = forkEagerly(w, b, 0L, JoinKinds.TO_OBJECT);
+    A ra;
+    try {
+      ra = a.get();
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
+  }
+
+  static void joinEagerly(Worker w, Runnable a, Runnable b) {
+    PromotedJob job = forkEagerly(w, b, 0L, JoinKinds.TO_VOID);
+    try {
+      a.run();
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    job.join();
+  }
+
+  static long joinEagerly(
+      Scope s, Scope.IntToLong f, int a, Scope.IntToLong g, int b, LongBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_INT_TO_LONG);
+    long ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  static double joinEagerly(
+      Scope s,
+      Scope.IntToDouble f,
+      int a,
+      Scope.IntToDouble g,
+      int b,
+      DoubleBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_INT_TO_DOUBLE);
+    double ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsDouble(ra, job.joinDouble());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinEagerly(
+      Scope s,
+      Scope.IntTo<? extends A> f,
+      int a,
+      Scope.IntTo<? extends B> g,
+      int b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_INT_TO_OBJECT);
+    A ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
+  }
+
+  static long joinEagerly(
+      Scope s, Scope.LongToLong f, long a, Scope.LongToLong g, long b, LongBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_LONG_TO_LONG);
+    long ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  static double joinEagerly(
+      Scope s,
+      Scope.LongToDouble f,
+      long a,
+      Scope.LongToDouble g,
+      long b,
+      DoubleBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_LONG_TO_DOUBLE);
+    double ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsDouble(ra, job.joinDouble());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinEagerly(
+      Scope s,
+      Scope.LongTo<? extends A> f,
+      long a,
+      Scope.LongTo<? extends B> g,
+      long b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, b, JoinKinds.SCOPE_LONG_TO_OBJECT);
+    A ra;
+    try {
+      ra = f.apply(s, a);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
+  }
+
+  static long joinEagerly(
+      Scope s,
+      Scope.RangeToLong f,
+      int aLo,
+      int aHi,
+      Scope.RangeToLong g,
+      int bLo,
+      int bHi,
+      LongBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, Scope.range(bLo, bHi), JoinKinds.SCOPE_RANGE_TO_LONG);
+    long ra;
+    try {
+      ra = f.apply(s, aLo, aHi);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  static double joinEagerly(
+      Scope s,
+      Scope.RangeToDouble f,
+      int aLo,
+      int aHi,
+      Scope.RangeToDouble g,
+      int bLo,
+      int bHi,
+      DoubleBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, Scope.range(bLo, bHi), JoinKinds.SCOPE_RANGE_TO_DOUBLE);
+    double ra;
+    try {
+      ra = f.apply(s, aLo, aHi);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsDouble(ra, job.joinDouble());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinEagerly(
+      Scope s,
+      Scope.RangeTo<? extends A> f,
+      int aLo,
+      int aHi,
+      Scope.RangeTo<? extends B> g,
+      int bLo,
+      int bHi,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, Scope.range(bLo, bHi), JoinKinds.SCOPE_RANGE_TO_OBJECT);
+    A ra;
+    try {
+      ra = f.apply(s, aLo, aHi);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
+  }
+
+  static void joinEagerly(
+      Scope s, Scope.RangeAction f, int aLo, int aHi, Scope.RangeAction g, int bLo, int bHi) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, g, Scope.range(bLo, bHi), JoinKinds.SCOPE_RANGE_TO_VOID);
+    try {
+      f.run(s, aLo, aHi);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    job.join();
+  }
+
+  static long joinEagerly(Scope s, Scope.ToLong a, Scope.ToLong b, LongBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, b, 0L, JoinKinds.SCOPE_TO_LONG);
+    long ra;
+    try {
+      ra = a.apply(s);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsLong(ra, job.joinLong());
+  }
+
+  static double joinEagerly(
+      Scope s, Scope.ToDouble a, Scope.ToDouble b, DoubleBinaryOperator combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, b, 0L, JoinKinds.SCOPE_TO_DOUBLE);
+    double ra;
+    try {
+      ra = a.apply(s);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.applyAsDouble(ra, job.joinDouble());
+  }
+
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinEagerly(
+      Scope s,
+      Scope.To<? extends A> a,
+      Scope.To<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    checkOwner(s);
+    PromotedJob job = forkEagerly(s.worker, b, 0L, JoinKinds.SCOPE_TO_OBJECT);
+    A ra;
+    try {
+      ra = a.apply(s);
+    } catch (Throwable e) {
+      firstHalfThrew(job);
+      throw e;
+    }
+    return combine.apply(ra, (B) job.join());
+  }
+  // END GENERATED by JoinShapes
+  // spotless:on
+}
