@@ -33,6 +33,9 @@ public final class ReusedTaskScenario {
         };
     pool.execute(task); // the thread exists and waits for work
     done.acquire();
+    // READY once the thread is parked in getTask, which the test's attach is to find: the release
+    // above comes before the thread gets there, and a loaded box can hold it in between
+    awaitParkedInGetTask("reused-");
     System.out.println("READY " + ProcessHandle.current().pid());
     System.out.flush();
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
@@ -50,5 +53,18 @@ public final class ReusedTaskScenario {
     System.out.flush();
     in.readLine();
     pool.shutdown();
+  }
+
+  static void awaitParkedInGetTask(String prefix) throws InterruptedException {
+    while (true) {
+      for (var e : Thread.getAllStackTraces().entrySet()) {
+        Thread t = e.getKey();
+        Thread.State s = t.getState();
+        if (!t.getName().startsWith(prefix)
+            || (s != Thread.State.WAITING && s != Thread.State.TIMED_WAITING)) continue;
+        for (StackTraceElement f : e.getValue()) if (f.getMethodName().equals("getTask")) return;
+      }
+      Thread.sleep(5);
+    }
   }
 }
