@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -224,7 +225,8 @@ class FlightRecorderTest {
 
   /**
    * A real queue, with the shipped settings (and the threshold raised to 50 ms): a task queued
-   * behind a 150 ms one is an event whose wait lies within what the test measured around it, and
+   * behind a blocker that the test releases only once its own clock says the queued task has waited
+   * over the threshold is an event whose wait lies within what the test measured around it, and
    * tasks submitted to an idle pool are not, unless the test itself saw them wait that long (a
    * stalled box; the blocker too, whose start waits for the pool's first thread). Planted bugs it
    * catches: no event from the record path, the threshold ignored.
@@ -236,25 +238,34 @@ class FlightRecorderTest {
     try (Recording r = new Recording(Configuration.create(JFC))) {
       r.enable(WAIT).with("waitThreshold", "50 ms");
       r.start();
-      long[] blockerEnd = new long[1], queuedStart = new long[1];
-      long queuedSubmitted;
+      long[] queuedStart = new long[1];
+      long queuedBefore, queuedSubmitted, released;
       int othersThatWaited = 0;
       try (MeasuredExecutor ex =
           MeasuredExecutor.builder().name(name).poolSize(1).registerMXBean(false).build()) {
-        CountDownLatch running = new CountDownLatch(1);
+        CountDownLatch running = new CountDownLatch(1), release = new CountDownLatch(1);
         long[] blockerStart = new long[1];
         long blockerSubmitted = System.nanoTime();
         ex.execute(() -> {
           blockerStart[0] = System.nanoTime();
           running.countDown();
-          sleep(150);
-          blockerEnd[0] = System.nanoTime();
+          try {
+            release.await(30, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
         });
         assertTrue(running.await(30, TimeUnit.SECONDS));
         // The first task starts the pool's thread; on a loaded box that alone can take 50 ms.
         if (blockerStart[0] - blockerSubmitted >= threshold) othersThatWaited++;
-        ex.submit(() -> queuedStart[0] = System.nanoTime()).get(30, TimeUnit.SECONDS);
-        queuedSubmitted = System.nanoTime(); // after execute() returned: after its arrival
+        queuedBefore = System.nanoTime();
+        Future<?> queued = ex.submit(() -> queuedStart[0] = System.nanoTime());
+        queuedSubmitted = System.nanoTime(); // after submit returned: after its arrival
+        // hold the blocker until the queued task has waited past the threshold by this clock
+        while (System.nanoTime() - queuedSubmitted <= threshold) sleep(10);
+        released = System.nanoTime();
+        release.countDown();
+        queued.get(30, TimeUnit.SECONDS);
         for (int i = 0; i < 5; i++) {
           long before = System.nanoTime();
           long[] started = new long[1];
@@ -267,9 +278,12 @@ class FlightRecorderTest {
       List<RecordedEvent> es = events(r, dir.resolve("wait-executor.jfr"), WAIT, name);
       assertTrue(es.size() >= 1 && es.size() <= 1 + othersThatWaited, es.toString());
       long wait = es.stream().mapToLong(e -> e.getLong("queueWait")).max().getAsLong();
-      // It arrived before submit returned and started after the blocker's body ended.
-      assertTrue(wait >= blockerEnd[0] - queuedSubmitted, "waited " + wait);
-      assertTrue(wait >= threshold, "waited " + wait);
+      // It arrived before submit returned and started after the blocker was released; the
+      // longest wait is at least that, and no longer than the test saw the queued task wait.
+      assertTrue(wait >= released - queuedSubmitted, "waited " + wait);
+      assertTrue(wait > threshold, "waited " + wait);
+      if (othersThatWaited == 0)
+        assertTrue(wait <= queuedStart[0] - queuedBefore, "waited " + wait + ": the queued task's");
     }
   }
 

@@ -103,16 +103,29 @@ class PrometheusScrapeTest {
     }
   }
 
+  /**
+   * A one-thread executor, every figure against what the test measured: counts exactly; Little's L
+   * and the dead-time ratio within the bounds the test's own clock readings put on them ({@link
+   * SerialTaskBounds}: a stall anywhere only widens them); percentiles as the executor reports
+   * them.
+   */
   @Test
   void measuredExecutor() throws Exception {
     PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+    int n = 10;
+    long[] before = new long[n], after = new long[n], started = new long[n], ended = new long[n];
+    long beforeBuild = System.nanoTime();
+    // the window far longer than the test, whatever the load: it holds every task
     try (MeasuredExecutor ex =
         MeasuredExecutor.builder()
             .name("api-test")
             .poolSize(1)
             .queueCapacity(2)
+            .tick(Duration.ofMinutes(10))
+            .window(Duration.ofMinutes(20))
             .registerMXBean(false)
             .build()) {
+      long built = System.nanoTime();
       ExecutorSnapshotMetrics.builder(
               ex.name(), ExecutorSnapshotMetrics.MEASURED_TYPE, ex, MeasuredExecutor::snapshot)
           .window(MeasuredExecutor::windowSnapshot)
@@ -123,18 +136,24 @@ class PrometheusScrapeTest {
       Map<String, String> tags = Map.of("name", "api-test", "type", "measured");
 
       // One task holds the only thread for 200 ms; two wait in the queue; a fourth is rejected.
-      CountDownLatch started = new CountDownLatch(1);
+      CountDownLatch started0 = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       List<Future<?>> futures = new ArrayList<>();
       futures.add(
-          ex.submit(() -> {
-            started.countDown();
-            release.await();
-            return null;
-          }));
-      assertTrue(started.await(60, TimeUnit.SECONDS));
-      futures.add(ex.submit(() -> {}));
-      futures.add(ex.submit(() -> {}));
+          submit(
+              ex,
+              0,
+              before,
+              after,
+              started,
+              ended,
+              () -> {
+                started0.countDown();
+                release.await();
+              }));
+      assertTrue(started0.await(60, TimeUnit.SECONDS));
+      futures.add(submit(ex, 1, before, after, started, ended, () -> {}));
+      futures.add(submit(ex, 2, before, after, started, ended, () -> {}));
       assertThrows(RejectedExecutionException.class, () -> ex.submit(() -> {}));
 
       String busy = registry.scrape();
@@ -152,13 +171,18 @@ class PrometheusScrapeTest {
       }
       // Then 7 more tasks, one at a time (the queue holds 2), one of which throws.
       int failures = 0;
-      for (int i = 0; i < 7; i++) {
-        int k = i;
+      for (int k = 3; k < n; k++) {
+        boolean planted = k == 6;
         try {
-          ex.submit(
+          submit(
+                  ex,
+                  k,
+                  before,
+                  after,
+                  started,
+                  ended,
                   () -> {
-                    if (k == 3) throw new IllegalStateException("planted");
-                    return k;
+                    if (planted) throw new IllegalStateException("planted");
                   })
               .get(60, TimeUnit.SECONDS);
         } catch (ExecutionException e) {
@@ -167,9 +191,11 @@ class PrometheusScrapeTest {
       }
       assertEquals(1, failures);
       // A future is done before its thread counts the task as completed: wait for the count.
-      await(() -> ex.snapshot().completed() == 10, "10 tasks completed");
+      await(() -> ex.snapshot().completed() == n, "10 tasks completed");
+      long done = System.nanoTime();
 
       String text = registry.scrape();
+      long scraped = System.nanoTime();
       ExecutorSnapshot window = ex.windowSnapshot();
       assertEquals(10.0, value(text, "executor_completed_tasks_total", tags));
       assertEquals(1.0, value(text, "executor_failed_tasks_total", tags));
@@ -185,7 +211,7 @@ class PrometheusScrapeTest {
       assertEquals(10.0, value(text, "executor_seconds_count", tags));
       assertTrue(value(text, "executor_seconds_sum", tags) >= 0.195);
       assertTrue(value(text, "executor_max_seconds", tags) >= 0.195);
-      // window figures, as the executor reports them (the window is 10 s: nothing has left it)
+      // window figures, as the executor reports them (the window holds every task)
       assertEquals(
           window.p99WaitMs() / 1000,
           value(text, "executor_idle_percentile_seconds", with(tags, "phi", "0.99")),
@@ -198,13 +224,51 @@ class PrometheusScrapeTest {
           window.p90ServiceMs() / 1000,
           value(text, "executor_percentile_seconds", with(tags, "phi", "0.9")),
           1e-3);
+      // Ground truth from the test's own clock: the ten tasks ran one after another on the one
+      // thread, so their waits and responses lie within the bounds of the readings around them.
+      SerialTaskBounds b = new SerialTaskBounds(before, after, started, ended, done);
+      double waitLo = SerialTaskBounds.sum(b.waitLo), waitHi = SerialTaskBounds.sum(b.waitHi);
+      double respLo = SerialTaskBounds.sum(b.responseLo);
+      double respHi = SerialTaskBounds.sum(b.responseHi);
       double dead = value(text, "executor_dead_time_ratio", tags);
-      assertTrue(dead > 0.5 && dead < 1, "dead-time ratio " + dead); // 400 ms waited vs 200 ms run
-      assertEquals(window.deadTimeRatio(), dead, 0.05);
+      SerialTaskBounds.assertWithin(
+          "dead-time ratio", waitLo / respHi, waitHi / respLo, dead, text);
+      // Little's L = completed / period × mean response = Σ response / period, the period running
+      // from inside build() to inside the scrape
       double l = value(text, "executor_littles_l_tasks", tags);
-      assertTrue(l > 0, "Little's L " + l);
+      double periodLoMs = (done - built) / 1e6, periodHiMs = (scraped - beforeBuild) / 1e6;
+      SerialTaskBounds.assertWithin(
+          "Little's L", respLo / periodHiMs, respHi / periodLoMs, l, text);
       assertTrue(text.contains("# TYPE executor_idle_seconds summary"), text);
     }
+  }
+
+  interface Body {
+    void run() throws Exception;
+  }
+
+  /** Submits body as task k, with the test's clock readings around the submit and in the task. */
+  private static Future<?> submit(
+      MeasuredExecutor ex,
+      int k,
+      long[] before,
+      long[] after,
+      long[] started,
+      long[] ended,
+      Body body) {
+    before[k] = System.nanoTime();
+    Future<?> f =
+        ex.submit(() -> {
+          started[k] = System.nanoTime();
+          try {
+            body.run();
+          } finally {
+            ended[k] = System.nanoTime();
+          }
+          return null;
+        });
+    after[k] = System.nanoTime();
+    return f;
   }
 
   @Test
@@ -299,10 +363,10 @@ class PrometheusScrapeTest {
     assertEquals("dev.tine.executor", MeasuredExecutor.class.getModule().getName());
   }
 
-  /** Waits (10 s at most) until {@code done}. */
+  /** Waits (60 s at most: a loaded box) until {@code done}. */
   private static void await(java.util.function.BooleanSupplier done, String what)
       throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     while (!done.getAsBoolean()) {
       assertTrue(System.nanoTime() - deadline < 0, "timed out waiting for: " + what);
       Thread.sleep(5);

@@ -59,20 +59,23 @@ class AttachIT {
             check(config, p, clients, server, report);
           }
           server.send("totals");
-          rejectedBefore = Long.parseLong(server.expect("TOTALS", 10).split(" ")[2]);
+          rejectedBefore = Long.parseLong(server.expect("TOTALS", 60).split(" ")[2]);
           // Rejections: a pool of 1 thread and a queue of 2 (abort policy) under the same 10
           // clients,
           // who resend at once when refused: thousands of rejections a second.
           server.send("pool bounded 1 2");
           server.expect("OK pool", 30);
-          Thread.sleep(1500);
+          // until the clients have seen 100 refusals (a loaded box can hold them back for long
+          // beyond any fixed pause), bounded
+          long refused = System.nanoTime() + 60_000_000_000L;
+          while (clients.rejectedReplies() <= 100 && System.nanoTime() < refused) Thread.sleep(20);
           clients.close();
           assertEquals(0, clients.wrong(), "wrong answers");
           assertTrue(
               clients.rejectedReplies() > 100,
               "rejections seen by clients: " + clients.rejectedReplies());
           server.send("totals");
-          long serverRejected = Long.parseLong(server.expect("TOTALS", 10).split(" ")[2]);
+          long serverRejected = Long.parseLong(server.expect("TOTALS", 60).split(" ")[2]);
           assertTrue(
               serverRejected - rejectedBefore > 100,
               "rejections: " + (serverRejected - rejectedBefore));
@@ -104,7 +107,7 @@ class AttachIT {
       try (AttachClient again = AttachClient.attach(pid, ChildJvm.agentJar(), "quiet=true")) {
         assertTrue(!again.loadedNow, "the agent was still loaded");
         again.stopAgent();
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (!again.pools().isEmpty() && System.nanoTime() < deadline) Thread.sleep(100);
         assertTrue(again.pools().isEmpty(), "pool MXBeans left after stop");
       }
@@ -167,7 +170,7 @@ class AttachIT {
     long from = to - Math.round(w * 1000);
     double clientRate = clients.sentBetween(from, to) / w;
     server.send("stats " + from + " " + to);
-    String[] st = server.expect("STATS", 10).split(" ");
+    String[] st = server.expect("STATS", 60).split(" ");
     long n = Long.parseLong(st[1]);
     double serverWaitMs = Long.parseLong(st[2]) / 1e6 / n,
         serverServiceMs = Long.parseLong(st[3]) / 1e6 / n;
@@ -224,10 +227,11 @@ class AttachIT {
   }
 
   /**
-   * Σ Rejected over the server's pools, once it reaches {@code expected} or stops moving (bounded).
+   * Σ Rejected over the server's pools, once it reaches {@code expected} (bounded: 60 s; the
+   * figures move at the agent's ticks, which a loaded box can hold back for seconds).
    */
   private static long waitForRejections(AttachClient agent, long expected) throws Exception {
-    long deadline = System.nanoTime() + 10_000_000_000L, sum = -1, stableSince = System.nanoTime();
+    long deadline = System.nanoTime() + 60_000_000_000L, sum = -1;
     while (System.nanoTime() < deadline) {
       long s = 0;
       List<String> seen = new ArrayList<>();
@@ -236,9 +240,8 @@ class AttachIT {
         s += ((Number) p.get("Rejected")).longValue();
         seen.add(p.get("Name") + "=" + p.get("Rejected"));
       }
-      if (s != sum) stableSince = System.nanoTime();
       sum = s;
-      if (sum == expected || System.nanoTime() - stableSince > 3_000_000_000L) break;
+      if (sum == expected) break;
       Thread.sleep(200);
     }
     return sum;

@@ -24,7 +24,7 @@ class FiguresIT {
     try (ChildJvm app =
         ChildJvm.java(List.of("-Xmx256m"), TEST_CLASSES, TruthScenario.class.getName())) {
       long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
-      Thread.sleep(500); // every pool thread parked in getTask
+      // READY comes once every pool thread is parked in getTask (TruthScenario waits for it)
       try (AttachClient agent =
           AttachClient.attach(pid, ChildJvm.agentJar(), "window=4,quiet=true")) {
         for (String mode : List.of("reuse", "throwing", "micro")) {

@@ -13,9 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * An application that knows nothing of Tine and logs its own truth: one pool ({@code orders-N}
  * threads, 2 of them, a queue of 20, the abort policy) fed bursts of 1 ms tasks of which every
- * tenth throws. After each burst it waits for every accepted task to end and prints {@code TRUTH
- * arrivals=.. rejected=.. completed=.. failed=..}. Commands on standard input: {@code burst N},
- * {@code quit}.
+ * tenth throws. The first two tasks of a burst hold both threads until half of it has been offered:
+ * at most 22 of that half are accepted, so there are rejections however the box schedules the
+ * submitter (left to race, a submitter held back lets the threads drain the queue). After each
+ * burst it waits for every accepted task to end and prints {@code TRUTH arrivals=.. rejected=..
+ * completed=.. failed=..}. Commands on standard input: {@code burst N}, {@code quit}.
  */
 public final class FleetScenario {
   private FleetScenario() {}
@@ -37,12 +39,15 @@ public final class FleetScenario {
     for (String line; (line = in.readLine()) != null; ) {
       if (line.startsWith("burst ")) {
         int n = Integer.parseInt(line.substring(6).trim());
+        java.util.concurrent.CountDownLatch gate = new java.util.concurrent.CountDownLatch(1);
         for (int i = 0; i < n; i++) {
-          boolean throwing = (arrivals + 1) % 10 == 0;
+          if (i == n / 2) gate.countDown();
+          boolean throwing = (arrivals + 1) % 10 == 0, held = i < 2;
           arrivals++;
           try {
             pool.execute(() -> {
               try {
+                if (held) gate.await();
                 Thread.sleep(1);
               } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
@@ -58,6 +63,7 @@ public final class FleetScenario {
             rejected++;
           }
         }
+        gate.countDown();
         long accepted = arrivals - rejected;
         while (completed.get() < accepted) Thread.sleep(5);
         System.out.println(

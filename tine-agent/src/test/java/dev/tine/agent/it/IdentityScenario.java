@@ -384,11 +384,24 @@ public final class IdentityScenario {
   static void scheduled() throws Exception {
     ScheduledThreadPoolExecutor s = keep(new ScheduledThreadPoolExecutor(1, named("sched")));
     Touchy t = new Touchy();
+    // The pool's one thread held while the queue is looked at: else a look later than the 200 ms
+    // delay (a loaded box) finds the task already run and the queue empty.
+    CountDownLatch holding = new CountDownLatch(1), release = new CountDownLatch(1);
+    s.execute(() -> {
+      holding.countDown();
+      try {
+        release.await();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    await(holding);
     ScheduledFuture<?> sf = s.schedule(t, 200, TimeUnit.MILLISECONDS);
     Object[] q = s.getQueue().toArray();
     check(
         "a scheduled task waits in the queue as the future schedule returned",
         q.length == 1 && q[0] == sf);
+    release.countDown();
     await(t.ran);
     sf.get();
     AtomicInteger ticks = new AtomicInteger();

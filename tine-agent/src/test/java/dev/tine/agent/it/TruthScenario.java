@@ -51,6 +51,27 @@ public final class TruthScenario {
     return p;
   }
 
+  /** Waits until {@code threads} threads with one of these name prefixes wait inside getTask. */
+  static void awaitParkedInGetTask(int threads, String... prefixes) throws InterruptedException {
+    while (true) {
+      int parked = 0;
+      for (var e : Thread.getAllStackTraces().entrySet()) {
+        Thread t = e.getKey();
+        boolean ours = false;
+        for (String prefix : prefixes) ours |= t.getName().startsWith(prefix);
+        if (!ours || t.getState() != Thread.State.WAITING) continue;
+        for (StackTraceElement f : e.getValue()) {
+          if (f.getMethodName().equals("getTask")) {
+            parked++;
+            break;
+          }
+        }
+      }
+      if (parked == threads) return;
+      Thread.sleep(5);
+    }
+  }
+
   static void spin(long nanos) {
     long end = System.nanoTime() + nanos;
     while (System.nanoTime() < end) Thread.onSpinWait();
@@ -83,6 +104,9 @@ public final class TruthScenario {
         throwing = pool("throwing", 2),
         micro = pool("micro", 1);
     Reused reused = new Reused();
+    // READY only once every pool thread is parked in getTask: the agent is to arrive into idle
+    // pools, and a fixed pause before attaching does not ensure it on a loaded box
+    awaitParkedInGetTask(5, "reuse-", "throwing-", "micro-");
     System.out.println("READY " + ProcessHandle.current().pid());
     BufferedReader in = new BufferedReader(new InputStreamReader(System.in));
     for (String line; (line = in.readLine()) != null; ) {

@@ -192,7 +192,7 @@ final class ServerHarness {
     String ask(String command, String answer) throws Exception {
       process.getOutputStream().write((command + "\n").getBytes(StandardCharsets.UTF_8));
       process.getOutputStream().flush();
-      return expect(answer, 10);
+      return expect(answer, 60);
     }
 
     @Override
@@ -264,7 +264,7 @@ final class ServerHarness {
     proc.getOutputStream()
         .write(("stats " + from + " " + to + "\n").getBytes(StandardCharsets.UTF_8));
     proc.getOutputStream().flush();
-    String[] st = expect(lines, all, "STATS", 10).split(" ");
+    String[] st = expect(lines, all, "STATS", 60).split(" ");
     long arrived = Long.parseLong(st[1]), ended = Long.parseLong(st[2]);
     double truthLambda = arrived / w;
     double truthWq = Long.parseLong(st[3]) / 1e6 / ended,

@@ -88,18 +88,18 @@ class TomcatIT {
             truth >= 50 && refused >= 50, "refusals: server " + truth + ", clients " + refused);
         // Connections the clients opened just before they stopped may still be refused after the
         // first reading (seen on a loaded box: 575 counted against 574 read too early), so the
-        // server's count is read again with the agent's until both stay put.
-        long counted = -1, stableSince = System.nanoTime();
-        for (long deadline = System.nanoTime() + 15_000_000_000L; System.nanoTime() < deadline; ) {
+        // server's count is read again with the agent's until they agree (bounded: the agent's
+        // figure moves at its ticks, which a loaded box can hold back for seconds).
+        long counted = -1;
+        for (long deadline = System.nanoTime() + 60_000_000_000L; System.nanoTime() < deadline; ) {
           long c = -1;
           for (Map<String, Object> p : agent.pools()) {
             if ("Tomcat".equals(p.get("Kind"))) c = ((Number) p.get("Rejected")).longValue();
           }
           long t = Long.parseLong(server.ask("rejected", "REJECTED").split(" ")[1]);
-          if (c != counted || t != truth) stableSince = System.nanoTime();
           counted = c;
           truth = t;
-          if (counted == truth || System.nanoTime() - stableSince > 3_000_000_000L) break;
+          if (counted == truth) break;
           Thread.sleep(200);
         }
         System.out.println(
@@ -126,10 +126,15 @@ class TomcatIT {
         new ServerProcess(Mode.ATTACHED, ReusedTaskScenario.class, List.of())) {
       long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
       try (AttachClient agent =
-          AttachClient.attach(pid, ServerHarness.agentJar(), "window=5,quiet=true")) {
-        app.ask("go", "DONE");
+          // a window far longer than the test: the 40 uses stay in it however late this looks
+          AttachClient.attach(pid, ServerHarness.agentJar(), "window=60,quiet=true")) {
+        String[] done = app.ask("go", "DONE").split(" ");
+        // the application's own waits: each use's wait as the agent sees it lies within the one
+        // the application timed around it (the agent stamps after and before its readings)
+        double appRank21Ms = Long.parseLong(done[1]) / 1e6,
+            appMaxMs = Long.parseLong(done[2]) / 1e6;
         Map<String, Object> pool = null;
-        long deadline = System.nanoTime() + 10_000_000_000L;
+        long deadline = System.nanoTime() + 60_000_000_000L;
         while (System.nanoTime() < deadline) {
           Thread.sleep(200);
           for (Map<String, Object> p : agent.pools()) {
@@ -151,9 +156,18 @@ class TomcatIT {
                 ((Number) pool.get("WaitP99Millis")).doubleValue(),
                 pool.get("WindowCompleted"));
         System.out.println(line);
-        // matched one use behind, every wait reads about 20 ms; the median is not moved by one
-        // use that the loaded box woke late
-        assertTrue(p50 < 5 && wq < 10, "waits matched to an earlier use: " + line);
+        // Matched one use behind, a wait reads the 20 ms pause more than the application's own.
+        // The agent's median (of at least 39 of the 40 uses) is at most the 21st smallest of the
+        // application's waits, its mean at most their largest (histogram resolution aside).
+        assertTrue(
+            p50 <= appRank21Ms * 1.002 + 0.002 && wq <= appMaxMs * 1.002 + 0.002,
+            "waits matched to an earlier use: "
+                + line
+                + "; the application's own: 21st smallest "
+                + appRank21Ms
+                + " ms, largest "
+                + appMaxMs
+                + " ms");
       }
     }
   }
