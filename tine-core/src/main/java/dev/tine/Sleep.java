@@ -62,7 +62,7 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Latent forks are invisible to this handshake (they are private until promoted). While some
  * worker holds any, a sleeper parks for at most {@link #CLAIM_PARK_NANOS} at a time and then tries
- * to claim from a blocked owner (see {@code LatentStack}).
+ * to claim from a blocked owner (see {@code LatentClaims}).
  *
  * <h2>Start, retire, exit</h2>
  *

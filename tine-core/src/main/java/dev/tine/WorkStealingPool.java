@@ -44,16 +44,21 @@ import javax.management.ObjectName;
  *   <tr><th>file</th><th>what</th></tr>
  *   <tr><td>{@code deque/WorkDeque}</td><td>each worker's Chase–Lev deque: the owner pushes and
  *       pops at the top (LIFO), thieves take the oldest at the base with one CAS</td></tr>
- *   <tr><td>{@link LatentStack}</td><td>each worker's latent forks: recorded with plain
- *       stores, invisible to thieves until promoted; claims by idle workers while the owner is
- *       blocked</td></tr>
+ *   <tr><td>{@link LatentStack}, {@link LatentClaims}</td><td>each worker's latent forks:
+ *       recorded with plain stores, invisible to thieves until promoted; claims by idle workers
+ *       while the owner is blocked</td></tr>
  *   <tr><td>{@link Worker}</td><td>the run loop and forking; rules for errors inside the
  *       runtime</td></tr>
  *   <tr><td>{@link Stealing}</td><td>the scan: external queue, random victims, claims</td></tr>
  *   <tr><td>{@link HelpingJoin}</td><td>joins that run own forks, then help the target's
  *       thieves, and block only as a last resort</td></tr>
- *   <tr><td>{@link Promotion}</td><td>latent forks moved to the deque (oldest first, when the
- *       deque is empty or someone is hungry); primitive joins taking theirs back</td></tr>
+ *   <tr><td>{@link LatentJoins}</td><td>the join's slow paths for {@link Scope} and {@link
+ *       Tine}: the slow fork, promotion (oldest first), taking a handed-off half back, the first
+ *       half throwing, the eager twins</td></tr>
+ *   <tr><td>{@link Promotion}</td><td>when to offer latent forks (the deque is empty, someone is
+ *       hungry) and how many</td></tr>
+ *   <tr><td>{@code JoinKinds}, {@code PromotedJob}</td><td>the join shapes' kinds (generated
+ *       from one table); a join's half once promoted</td></tr>
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>
  *   <tr><td>{@link StallWatch}</td><td>one thread per JVM: a spare for a pool whose workers
  *       are all parked while work waits (the per-pool check is there too)</td></tr>

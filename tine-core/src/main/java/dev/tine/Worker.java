@@ -11,7 +11,8 @@ import dev.tine.stats.WorkerCounters;
  * <ul>
  *   <li>{@link Stealing}: the scan for work (external queue, random victims, claims);
  *   <li>{@link HelpingJoin}: joins that run own forks, then help the target's thieves;
- *   <li>{@link Promotion}: latent forks moved to the deque, and primitive joins taking theirs back;
+ *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion, taking a half back);
+ *   <li>{@link Promotion}: the policy of when to offer latent forks, and how many;
  *   <li>{@link Sleep}: idle workers registering, parking and being woken.
  * </ul>
  *
@@ -236,8 +237,8 @@ final class Worker extends Thread {
 
   /**
    * Runs a task the caller holds in {@link #inHand}: every caller stores it there right after the
-   * call that took it (popOwn, scan, helpSource, claims, reclaim), so an error at this call's entry
-   * leaves it for the next popOwn.
+   * call that took it (popOwn, scan, helpSource, claims, take-back), so an error at this call's
+   * entry leaves it for the next popOwn.
    */
   void runTask(Task<?> t) {
     if (recordStats) counters.executed++;
