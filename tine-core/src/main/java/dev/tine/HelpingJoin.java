@@ -248,6 +248,11 @@ final class HelpingJoin {
   }
 
   /**
+   * How far a join follows a chain of thieves (a thief's thief...) looking for its target's work.
+   */
+  static final int MAX_THIEF_HOPS = 8;
+
+  /**
    * A task whose execution helps {@code target} complete, or null: the target itself, or a
    * descendant of it. Never an unrelated task (see the class comment).
    */
@@ -259,7 +264,7 @@ final class HelpingJoin {
       // target itself is the only task that may run here.
       return takeTarget(w, target);
     }
-    for (int hops = 0; v != null && v != w && v.pool == w.pool && hops < 8; hops++) {
+    for (int hops = 0; v != null && v != w && v.pool == w.pool && hops < MAX_THIEF_HOPS; hops++) {
       // A thief's queues hold only descendants of what it runs: it steals only with empty queues.
       Object x = v.deque.trySteal();
       if (x == WorkDeque.LOST_RACE) {

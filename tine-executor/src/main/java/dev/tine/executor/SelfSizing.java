@@ -22,6 +22,12 @@ package dev.tine.executor;
  * about right.
  */
 final class SelfSizing {
+  /** Growing by one thread is skipped while less than this share of the time had work queued. */
+  static final double GROW_BY_ONE_MIN_DEAD_TIME = 0.05;
+
+  /** Ticks in a row with a lower target before the pool shrinks. */
+  static final int SHRINK_AFTER_TICKS = 3;
+
   private final int min, max;
   private final double targetUtilization;
   private final int cores;
@@ -57,13 +63,13 @@ final class SelfSizing {
     target = Math.max(min, Math.min(max, Math.max(1, target)));
     if (target > current) {
       lowerStreak = 0;
-      if (target == current + 1 && s.deadTimeRatio() < 0.05) {
+      if (target == current + 1 && s.deadTimeRatio() < GROW_BY_ONE_MIN_DEAD_TIME) {
         return current; // one more thread would not remove any measurable queueing
       }
       return target;
     }
     if (target < current) {
-      if (++lowerStreak < 3) {
+      if (++lowerStreak < SHRINK_AFTER_TICKS) {
         return current;
       }
       return Math.max(target, current - Math.max(1, (current - target) / 2));
