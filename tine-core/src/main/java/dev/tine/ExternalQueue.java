@@ -5,7 +5,13 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 /**
  * The pool's queue for tasks submitted by threads that are not its workers: lock-free, FIFO.
  * Workers poll it first when they scan ({@link Stealing}); a joiner whose target was submitted and
- * not started takes it out ({@link #remove}).
+ * not started takes it out ({@link #remove}), as does a submission that the pool's shutdown
+ * overtook (its rollback). Both remove by identity.
+ *
+ * <p>Known gap: {@code ConcurrentLinkedQueue}'s poll and remove make calls after their commit
+ * (unlinking dead nodes), so a {@link StackOverflowError} there, deep in a user's recursion, could
+ * lose the task they took; the runtime's own queues keep their commits call-free (see {@link
+ * Worker}'s class comment).
  *
  * <p>The offer's CAS is a volatile write: a submitter that offers, then reads the sleep word, pairs
  * with a sleeper that registers, then reads this queue ({@link Sleep}'s handshake).

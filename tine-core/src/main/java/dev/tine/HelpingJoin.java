@@ -130,7 +130,7 @@ final class HelpingJoin {
       if (topLevel) {
         w.latent.dropTop();
       } else {
-        Promotion.publishAll(w);
+        LatentJoins.publishAll(w);
         if (w.inHand != null) {
           return w.inHand; // a promotion was cut short
         }

@@ -12,10 +12,14 @@ import java.util.function.Supplier;
  * push could not record (and the promotion it may make), the join that finds its second half gone
  * (take back), the join whose first half threw, and an eager pool's joins. The join methods
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
- * Scope's class comment); everything they do not do inline is here, and it calls only downwards:
- * into the {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the
- * policy of how much to offer. Owner-only code: every method runs on the worker that owns the
- * scope, which the methods reached from a {@code Scope} check first ({@link #checkOwner}).
+ * Scope's class comment); everything they do not do inline is here, and its calls go down: into the
+ * {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the policy of
+ * how much to offer (none of them calls back here). Only running a task (a take-back runs what was
+ * left in hand; a join waits, helping) re-enters user code, and so perhaps this file. Owner-only
+ * code: every method runs on the worker that owns the scope. A scope's slow paths check the owner
+ * ({@link #checkOwner}) before they change anything shared; a push that succeeds without stocking
+ * the deque does not look, and the first half throwing on another thread reports that exception
+ * without touching the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
  * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
@@ -78,19 +82,26 @@ final class LatentJoins {
     return new JoinKinds.Ambiguous(g);
   }
 
-  /** Stocks our empty deque with as many latent forks as {@link Promotion#toOffer} says. */
+  /**
+   * Stocks our empty deque with as many latent forks as {@link Promotion#toOffer} says, oldest
+   * first; an overflow anywhere in it (the count included) cuts it short harmlessly: the latent
+   * forks stay ours.
+   */
   static void offer(Worker w) {
-    promote(w, Promotion.toOffer(w));
-  }
-
-  /** Promotes up to {@code n} latent forks, oldest first; an overflow cuts it short harmlessly. */
-  static void promote(Worker w, int n) {
     try {
-      for (int i = 0; i < n && promoteOldest(w); i++) {
+      for (int i = 0, n = Promotion.toOffer(w); i < n && promoteOldest(w); i++) {
         // oldest first keeps the deque in age order
       }
     } catch (StackOverflowError e) {
       // optional work: the latent forks stay ours
+    }
+  }
+
+  /** Inside {@link Task#execLatent}: take the newest latent task off, and restock the deque. */
+  static void takeLatentTop(Worker w) {
+    w.latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
+    if (w.stockDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
+      offer(w); // joins, like forks, are where a worker restocks its deque
     }
   }
 

@@ -399,8 +399,8 @@ class LatentStack extends LatentClaims {
   /**
    * Owner, in a join taking its slot back once nothing above it is latent: drops {@code slot} and
    * every slot above it. Returns {@link #STILL_LATENT} if the entry was (the joiner runs it
-   * inline), else what its promotion left in the slot: the job that carries it. Calls nothing but
-   * the claim check.
+   * inline), else what its promotion left in the slot: the job that carries it. Calls the claim
+   * check and {@link #truncate}, nothing else.
    */
   final Object takeBack(int slot) {
     if ((int) CLAIM.getOpaque(this) != OPEN) {

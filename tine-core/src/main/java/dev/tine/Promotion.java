@@ -2,17 +2,14 @@ package dev.tine;
 
 /**
  * When a worker offers work to others: the policy of promotion, and nothing of its mechanics (those
- * are {@link LatentJoins}'s). Owner-only code: every method takes the worker it runs on.
+ * are {@link LatentJoins}'s, which asks {@link #toOffer} how much). Owner-only code: every method
+ * takes the worker it runs on.
  *
  * <p>A worker whose deque is empty offers work ({@link #shouldOffer}): at a fork or a join, at
  * parallelism above 1 ({@code Worker.stockDeque}), it promotes its oldest latent fork, or the older
  * half of them while some worker is hungry ({@code WorkStealingPool.hungry}); see {@link #toOffer}.
  * Only when the deque is empty: a thief takes what is there first, which bounds promotions by
  * steals. The reasons and the measurements are in {@code docs/design/latent-forks.md}.
- *
- * <p>{@link #offer}, {@link #publishAll} and {@link #takeLatentTop} are the entry points of the
- * task forks and joins in {@code Worker}, {@code Task}, {@code HelpingJoin} and {@code
- * WorkStealingPool}: they decide when, and hand the promotion itself to {@link LatentJoins}.
  */
 final class Promotion {
   private Promotion() {}
@@ -32,25 +29,6 @@ final class Promotion {
    */
   static int toOffer(Worker w) {
     return w.pool.hungry != 0 ? Math.max(1, w.latent.size() / 2) : 1;
-  }
-
-  /** A task fork found the deque empty: stock it (see {@link #toOffer}). */
-  static void offer(Worker w) {
-    LatentJoins.promote(w, toOffer(w));
-  }
-
-  /** Before blocking: promote every latent fork, so that others can run them meanwhile. */
-  static void publishAll(Worker w) {
-    LatentJoins.publishAll(w);
-  }
-
-  /** Inside {@link Task#execLatent}: take the newest latent task off, and restock the deque. */
-  static void takeLatentTop(Worker w) {
-    w.latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
-    if (w.stockDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
-      LatentJoins.promote(
-          w, toOffer(w)); // joins, like forks, are where a worker restocks its deque
-    }
   }
 
   static void countPromotion(Worker w) {

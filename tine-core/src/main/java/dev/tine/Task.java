@@ -404,7 +404,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   final int execLatent(Worker w) {
     int s = status;
     try {
-      Promotion.takeLatentTop(w);
+      LatentJoins.takeLatentTop(w);
       if (s >= 0) {
         V v = compute();
         finish(s, v, DONE);

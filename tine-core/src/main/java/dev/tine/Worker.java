@@ -309,7 +309,7 @@ final class Worker extends Thread {
         t.setLatent();
         if (recordStats) counters.latentForks++;
         if (stockDeque && deque.size() == 0) {
-          Promotion.offer(this);
+          LatentJoins.offer(this);
         }
       } catch (StackOverflowError | OutOfMemoryError e) {
         // The fork is recorded, so fork() must return: a caller that saw it throw would never

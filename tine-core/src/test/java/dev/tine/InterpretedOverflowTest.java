@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  *
  * <p>Planted bug it catches (found by review, lost 7 of 727 forks on every run): a failure handler
  * in {@code Task.doExec} that calls a method before recording the task in the pending list, and a
- * {@code Worker.reclaim} that overwrites a task left in hand.
+ * the join's take-back ({@code LatentJoins.takeBack}) that overwrites a task left in hand.
  */
 class InterpretedOverflowTest {
   static final Task<?>[] forks = new Task<?>[100_000];

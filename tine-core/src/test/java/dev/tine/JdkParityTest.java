@@ -312,7 +312,7 @@ class JdkParityTest {
   }
 
   // Failure 2: a StackOverflowError inside nested fork/join wedges the pool (or ends in a
-  // ClassCastException in Worker.reclaim) instead of reaching the caller.
+  // ClassCastException in the join's take-back) instead of reaching the caller.
   //
   // No JDK control runs in this JVM. The same chains (joinLong levels as fork+join) on JDK 25's
   // ForkJoinPool each end in StackOverflowError, but afterwards that pool can be left with
