@@ -35,6 +35,10 @@ public final class FlightRecorderRegistration {
   /**
    * Registers {@code events} once JFR has initialized, then runs {@code registered} (the module's
    * "events are ready" flag); runs {@code recordingStarted} whenever a recording starts.
+   *
+   * @param events the event classes and the periodic hook, asked for once JFR is up
+   * @param registered run once the events are registered
+   * @param recordingStarted run whenever a recording starts
    */
   public static void install(
       Supplier<Events> events, Runnable registered, Runnable recordingStarted) {

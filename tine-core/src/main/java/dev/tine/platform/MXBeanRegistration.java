@@ -16,6 +16,11 @@ public final class MXBeanRegistration {
   /**
    * Registers {@code bean} under the first free name; returns that name, or null if JMX refused
    * (the object works without it).
+   *
+   * @param bean the MXBean
+   * @param type the {@code type} key of its object name
+   * @param name the wanted {@code name} key; {@code #2}, {@code #3}... are added while it is taken
+   * @return the name it was registered under, or null
    */
   public static ObjectName register(Object bean, String type, String name) {
     var server = ManagementFactory.getPlatformMBeanServer();
@@ -33,7 +38,11 @@ public final class MXBeanRegistration {
     }
   }
 
-  /** Unregisters a name {@link #register} returned; harmless if null or already gone. */
+  /**
+   * Unregisters a name {@link #register} returned; harmless if null or already gone.
+   *
+   * @param name the name {@link #register} returned, or null
+   */
   public static void unregister(ObjectName name) {
     if (name == null) return;
     try {

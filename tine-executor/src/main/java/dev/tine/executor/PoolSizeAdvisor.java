@@ -468,7 +468,10 @@ public final class PoolSizeAdvisor {
       MAX_POOL_SIZE
     }
 
+    /** Which limit was reached. */
     private final Limit limit;
+
+    /** The cores of CPU the arrivals need, for {@link Limit#CPU_CAPACITY}; NaN otherwise. */
     private final double cpuDemandCores;
 
     NoSizeFits(Limit limit, double cpuDemandCores, String message) {
