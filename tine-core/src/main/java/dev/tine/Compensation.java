@@ -9,7 +9,8 @@ import java.util.concurrent.RejectedExecutionException;
  * the JDK's {@code ForkJoinPool.managedBlock} does. The worker's latent forks are promoted first
  * (so that other workers can run them), then, while it blocks, the pool counts it in {@code
  * blockedWorkers} and may run one more worker than its parallelism for it, up to {@code maxSpares}
- * ({@link WorkerSlots#targetSize}). Past the bound, with no worker idle, it throws {@link
+ * ({@link WorkerSlots#targetSize}); the stall watch's live spares count against the same bound.
+ * Past the bound, with no worker idle, it throws {@link
  * RejectedExecutionException} rather than block with nobody left to run the work the blocker may
  * wait for.
  */
@@ -37,14 +38,17 @@ final class Compensation {
       return;
     }
     int b = (int) BLOCKED.getAndAdd(pool, 1) + 1;
-    if (b > pool.maxSpares && Sleep.sleepers(pool.sleep.ctl()) == 0) {
+    // One bound for every spare: the stall watch's live spares take room too.
+    if (b + pool.stallSparesLive > pool.maxSpares && Sleep.sleepers(pool.sleep.ctl()) == 0) {
       BLOCKED.getAndAdd(pool, -1);
       throw new RejectedExecutionException(
           "Thread limit exceeded replacing blocked worker: pool "
               + pool.name()
               + " already runs "
               + pool.maxSpares
-              + " spare workers for blocked ones (maxSpares), and none is idle");
+              + " spare workers (maxSpares; "
+              + pool.stallSparesLive
+              + " of them started by the stall watch), and none is idle");
     }
     try {
       pool.sleep.signalWork(); // wake a sleeper for what we published, or start a spare for us

@@ -12,21 +12,37 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p><b>Why a monitor.</b> A task that forks and then waits in {@code CompletableFuture.join()},
  * {@code BlockingQueue.take()} or a latch parks its worker where the pool cannot see it. On the
- * JDK's pool those waits call {@code ForkJoinPool.managedBlock} themselves when the caller is a
- * {@code ForkJoinWorkerThread}, so the pool compensates; Tine's workers are not such threads, so
- * nothing tells the pool. Idle workers cover the case where some worker is free (they steal, and
+ * JDK's pool some of those waits call {@code ForkJoinPool.managedBlock} themselves when the caller
+ * is a {@code ForkJoinWorkerThread}, so the pool compensates; Tine's workers are not such threads,
+ * so nothing tells the pool. Idle workers cover the case where some worker is free (they steal, and
  * claim a parked owner's latent forks), but when every worker is parked nobody is left to notice:
  * only a thread outside the pool can.
  *
- * <p><b>Guarantee.</b> If every live worker of a pool is parked (in a wait outside Tine, in
- * managedBlock, or in a join that found nothing to help with) while unstarted work exists (tasks in
- * the external queue or a deque, or latent forks a spare could claim), and no queue moves for a
- * whole tick, a spare worker starts within two ticks of the watch's first look at the stall (a look
- * comes every {@link #TICK_NANOS} while some worker is parked, at most {@link #BUSY_TICK_NANOS}
- * after the first one parks, {@link #IDLE_TICK_NANOS} after a fully idle spell); one more per tick
- * while the stall lasts, up to {@link WorkStealingPool.Builder#maxSpares}, and at the bound the
- * pool reports a {@link java.util.concurrent.RejectedExecutionException} to its uncaught-exception
- * handler instead of wedging silently ({@link #check}).
+ * <p><b>What a spare may run.</b> A pool of p runs at most p submitted tasks at once, as the JDK's
+ * does, unless managedBlock says a worker is blocked. So the watch's spare ({@link
+ * Worker#stallSpare}) runs only the work a parked worker may be waiting for: that worker's own
+ * unstarted forks, from its deque or its latent stack, and what they fork; never a submission from
+ * the external queue, never a running or sleeping worker's task; and it exits as soon as it finds
+ * none. A worker counts as possibly waiting for its forks ({@link #mayWaitForForks}) when it waits
+ * on a condition: WAITING, BLOCKED, in a timed park that names a blocker ({@code cf.get(t)}, {@code
+ * poll(t)}), or in a Tine join that found nothing to help with. A sleep ({@code Thread.sleep}, a
+ * timed {@code Object.wait}: TIMED_WAITING with no park blocker) ends by itself, so its forks wait
+ * for it, as on the JDK, which starts none of them.
+ *
+ * <p><b>Guarantee.</b> If every live worker of a pool is parked while some worker parked on a
+ * condition has unstarted forks a spare could take, and no queue moves for a whole tick, a spare
+ * starts within two ticks of the watch's first look at the stall (a look comes every {@link
+ * #TICK_NANOS} while some worker is parked, at most {@link #BUSY_TICK_NANOS} after the first one
+ * parks, {@link #IDLE_TICK_NANOS} after a fully idle spell); one more per confirmed stall while it
+ * lasts, up to {@link WorkStealingPool.Builder#maxSpares} (which counts the managedBlock spares
+ * too), and at the bound the pool's uncaught-exception handler gets a {@link
+ * RejectedExecutionException} instead of the pool wedging silently ({@link #check}).
+ *
+ * <p><b>Robust.</b> The watch calls no user code: the handler is called on a thread of its own
+ * ({@link #reportOffThread}), never under a pool's lock, one at a time per pool, so a handler that
+ * blocks or throws delays no other pool's spare and no {@code shutdownNow}. A tick that throws
+ * anything is survived (the next tick tries again), and a watch thread that ends anyway is
+ * replaced: the static field never points at a dead thread.
  *
  * <p><b>Cost when nothing blocks.</b> Nothing on the task path: no task, fork or join writes
  * anything for the watch. The watch itself wakes once per tick while some pool has live workers and
@@ -54,16 +70,24 @@ final class StallWatch implements Runnable {
 
   private static final Object LOCK = new Object();
 
-  /** The watch thread, or null when none runs. Guarded by LOCK. */
+  /** The watch thread, or null when none runs. Guarded by LOCK; never a thread that has ended. */
   private static Thread thread;
+
+  /** Tests only: run at the start of each tick, to plant a failure inside the watch. */
+  static volatile Runnable faultForTest;
 
   private StallWatch() {}
 
   /** A pool now has live workers: watch it (starts the watch thread if none runs). */
   static void watch(WorkStealingPool pool) {
     POOLS.add(pool);
+    ensureRunning();
+  }
+
+  /** Starts a watch thread unless one runs (one that ended is replaced). */
+  private static void ensureRunning() {
     synchronized (LOCK) {
-      if (thread == null) {
+      if (thread == null || !thread.isAlive()) {
         Thread t = new Thread(null, new StallWatch(), "tine-stall-watch", 0L, false);
         t.setDaemon(true);
         thread = t;
@@ -71,7 +95,6 @@ final class StallWatch implements Runnable {
           t.start();
         } catch (Throwable e) { // no thread (OutOfMemoryError): the next watch() tries again
           thread = null;
-          POOLS.remove(pool);
         }
       }
     }
@@ -85,39 +108,61 @@ final class StallWatch implements Runnable {
   /** True while the watch thread runs (for tests). */
   static boolean running() {
     synchronized (LOCK) {
-      return thread != null;
+      return thread != null && thread.isAlive();
     }
   }
 
   @Override
   public void run() {
+    boolean done = false;
+    try {
+      done = watchUntilNoPool();
+    } finally {
+      synchronized (LOCK) {
+        if (thread == Thread.currentThread()) {
+          thread = null;
+        }
+      }
+      if (!done && !POOLS.isEmpty()) {
+        ensureRunning(); // this one is ending abnormally: a dead watch is replaced
+      }
+    }
+  }
+
+  /** The watch's loop; returns true once no pool has live workers. */
+  private static boolean watchUntilNoPool() {
     long tick = TICK_NANOS;
     for (; ; ) {
-      LockSupport.parkNanos(this, tick);
-      if (POOLS.isEmpty()) {
-        synchronized (LOCK) {
-          if (POOLS.isEmpty()) {
-            thread = null; // a later watch() starts a new one
-            return;
+      try {
+        LockSupport.parkNanos(StallWatch.class, tick);
+        if (POOLS.isEmpty()) {
+          synchronized (LOCK) {
+            if (POOLS.isEmpty()) {
+              thread = null; // a later watch() starts a new one
+              return true;
+            }
           }
         }
-      }
-      int seen = IDLE;
-      for (WorkStealingPool p : POOLS) {
-        try {
-          seen = Math.max(seen, check(p));
-        } catch (Throwable e) { // OutOfMemoryError starting a spare, say: try again next tick
-          seen = ALL_PARKED;
-          if (e instanceof VirtualMachineError && !(e instanceof OutOfMemoryError)) {
-            throw e;
+        Runnable fault = faultForTest;
+        if (fault != null) {
+          fault.run();
+        }
+        int seen = IDLE;
+        for (WorkStealingPool p : POOLS) {
+          try {
+            seen = Math.max(seen, check(p));
+          } catch (Throwable e) { // OutOfMemoryError starting a spare, say: try again next tick
+            seen = ALL_PARKED;
           }
         }
+        // Look again soon only to confirm a possible stall (every awake worker of a pool parked).
+        tick =
+            seen == ALL_PARKED
+                ? TICK_NANOS
+                : Math.min(tick * 2, seen == IDLE ? IDLE_TICK_NANOS : BUSY_TICK_NANOS);
+      } catch (Throwable e) { // anything at all (a StackOverflowError): the next tick goes on
+        tick = TICK_NANOS;
       }
-      // Look again soon only to confirm a possible stall (every awake worker of a pool parked).
-      tick =
-          seen == ALL_PARKED
-              ? TICK_NANOS
-              : Math.min(tick * 2, seen == IDLE ? IDLE_TICK_NANOS : BUSY_TICK_NANOS);
     }
   }
 
@@ -126,13 +171,15 @@ final class StallWatch implements Runnable {
 
   /**
    * Called at each tick for each watched pool. A pool is stalled when it has live workers, none of
-   * them idle or running (each parked: in a wait outside Tine, in managedBlock, or in a join that
-   * cannot help), and unstarted work that nobody can take: tasks in the external queue or a deque,
-   * or latent forks that a spare could claim. A stall seen at two ticks in a row with no queue
-   * moving in between gets one more worker; the spare takes the work (a steal, or a claim from a
-   * parked owner), and if it parks too, the next ticks add another. If the pool has a sleeper, the
-   * sleeper is woken instead: it may have gone to sleep before the parked owners forked, and then
-   * it parks with no deadline, since latent forks never signal.
+   * them idle or running, and some worker parked on a condition ({@link #mayWaitForForks}) has
+   * unstarted forks a spare could take (in its deque, or latent forks it can claim). A stall seen
+   * at two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
+   * worker started in a slot below parallelism (either may run anything: they are within p), or
+   * else a stall spare, which runs only such forks. If the spare parks too, the next confirmed
+   * stall adds another, up to maxSpares; at the bound, the handler hears of it once per stall, on
+   * a thread of its own. A sleeper is woken rather than counted as proof that the pool moves: it
+   * may have gone to sleep before the parked owners forked, and then it parks with no deadline,
+   * since latent forks never signal.
    *
    * @return what the watch saw ({@link #IDLE}, {@link #NONE_PARKED}, {@link #SOME_PARKED} or {@link
    *     #ALL_PARKED}), for its next pause
@@ -144,12 +191,9 @@ final class StallWatch implements Runnable {
     long c = p.sleep.ctl();
     int live = Sleep.live(c);
     int parked = live == 0 || Sleep.sleepers(c) == live ? IDLE : parkedWorkers(p);
-    if (parked != ALL_PARKED || !hasUnstartedWork(p)) {
+    if (parked != ALL_PARKED || !forksWaiting(p)) {
       p.stallSeen = false;
       p.stallBoundReported = false;
-      if (p.stallSpares != 0) {
-        p.stallSpares = 0; // the spares already started stay until they retire
-      }
       return parked;
     }
     long stamp = workStamp(p);
@@ -159,39 +203,79 @@ final class StallWatch implements Runnable {
       return parked;
     }
     p.stallSeen = false;
-    if (Sleep.sleepers(c) != 0) {
+    if (Sleep.sleepers(c) != 0 || live - p.stallSparesLive < p.parallelism()) {
       // A sleeper that went to sleep before the parked owners forked parks without a deadline:
       // latent forks never signal. Wake it; it claims them (found by the differential fuzzer:
-      // fork, wait in cf.join so a spare starts, then fork and wait in a queue at p=1).
+      // fork, wait in cf.join so a spare starts, then fork and wait in a queue at p=1). A slot
+      // below parallelism gets an ordinary worker the same way.
       p.sleep.signalWork();
       return parked;
     }
-    int maxSpares = p.maxSpares;
-    synchronized (p.lock) {
-      int blocked = p.blockedWorkers;
-      int want = live + 1 - p.parallelism() - blocked; // spares for a target of live + 1
-      if (want > maxSpares - Math.min(blocked, maxSpares) || live >= WorkStealingPool.MAX_WORKERS) {
-        if (!p.stallBoundReported) {
-          p.stallBoundReported = true;
-          p.reportUncaught(
-              new RejectedExecutionException(
-                  "pool "
-                      + p.name()
-                      + " is stalled: all "
-                      + live
-                      + " workers are blocked while tasks wait, and no spare worker may start"
-                      + " (maxSpares is "
-                      + maxSpares
-                      + ")"));
-        }
-        return parked;
-      }
-      if (want > p.stallSpares) {
-        p.stallSpares = want;
-      }
+    int r = WorkerSlots.tryStartStallSpare(p);
+    if (r == WorkerSlots.SPARE_AT_BOUND && !p.stallBoundReported) {
+      p.stallBoundReported = true;
+      reportOffThread(
+          p,
+          new RejectedExecutionException(
+              "pool "
+                  + p.name()
+                  + " is stalled: all "
+                  + live
+                  + " workers are blocked while their forks wait, and no spare worker may start"
+                  + " (maxSpares is "
+                  + p.maxSpares
+                  + ")"));
     }
-    p.sleep.signalWork(); // no sleeper: starts a worker
     return parked;
+  }
+
+  /**
+   * Hands {@code ex} to the pool's uncaught-exception handler on a new daemon thread: the watch
+   * never runs user code itself, so a handler that blocks or throws (a StackOverflowError) stops
+   * neither the watch nor another pool's spare. One such thread per pool at a time.
+   */
+  static void reportOffThread(WorkStealingPool p, Throwable ex) {
+    if (p.stallReporting) {
+      return; // the last report's handler has not returned yet
+    }
+    p.stallReporting = true;
+    Thread t =
+        new Thread(
+            null,
+            () -> {
+              try {
+                p.reportUncaught(ex);
+              } catch (Throwable e) { // the handler's own failure: nobody else to tell
+              } finally {
+                p.stallReporting = false;
+              }
+            },
+            "tine-stall-report-" + p.name(),
+            0L,
+            false);
+    t.setDaemon(true);
+    try {
+      t.start();
+    } catch (Throwable e) { // no thread (OutOfMemoryError): the next stall tries again
+      p.stallReporting = false;
+    }
+  }
+
+  /**
+   * Whether {@code v} may be waiting for its own unstarted forks (a racy snapshot): it waits on a
+   * condition (WAITING; BLOCKED on a monitor; TIMED_WAITING in a park that names its blocker, as
+   * every {@code java.util.concurrent} timed wait does) or in a Tine join that found nothing to
+   * help with. Not a sleep: {@code Thread.sleep} and a timed {@code Object.wait} are TIMED_WAITING
+   * with no park blocker and end by themselves; forks behind them wait, as on the JDK.
+   */
+  static boolean mayWaitForForks(Worker v) {
+    if (v.joinParked) {
+      return true;
+    }
+    Thread.State s = v.getState();
+    return s == Thread.State.WAITING
+        || s == Thread.State.BLOCKED
+        || s == Thread.State.TIMED_WAITING && LockSupport.getBlocker(v) != null;
   }
 
   /**
@@ -219,16 +303,26 @@ final class StallWatch implements Runnable {
     return !parked ? NONE_PARKED : running ? SOME_PARKED : ALL_PARKED;
   }
 
-  /** Work nobody has started that a new worker could take (steal, poll or claim). */
-  private static boolean hasUnstartedWork(WorkStealingPool p) {
-    if (p.hasVisibleWork()) {
-      return true;
-    }
-    if (p.latentForks && LatentStack.claimsSupported()) {
-      for (Worker v : p.workers) {
-        if (v != null && v.latent.mayHaveEntries()) {
-          return true;
-        }
+  /**
+   * Unstarted forks of an awake worker that may be waiting for them, which a stall spare could
+   * take ({@link Stealing#scanForParked}): in its deque, or latent ones it can claim. Submissions
+   * in the external queue do not count: they wait for a worker, as on the JDK.
+   */
+  private static boolean forksWaiting(WorkStealingPool p) {
+    for (Worker v : p.workers) {
+      if (v == null || v.sleepState != Sleep.AWAKE || !mayWaitForForks(v)) {
+        continue;
+      }
+      if (v.deque.hasWork()) {
+        return true;
+      }
+      // Latent forks only of an owner a claim may take from (Stealing.claimFrom): not BLOCKED, not
+      // a joiner that spins; else a spare would start, find nothing, and the next tick another.
+      Thread.State s;
+      if (v.claims
+          && v.latent.mayHaveEntries()
+          && ((s = v.getState()) == Thread.State.WAITING || s == Thread.State.TIMED_WAITING)) {
+        return true;
       }
     }
     return false;

@@ -69,6 +69,43 @@ final class Stealing {
     return null;
   }
 
+  /**
+   * A stall spare's sweep ({@link Worker#stallSpare}): the unstarted forks of workers parked in a
+   * wait that may be for them ({@link StallWatch#mayWaitForForks}), from their deques or, by claim,
+   * their latent stacks; never the external queue, and nothing of a running or sleeping worker.
+   * A task found is also left in {@code Worker.inHand}.
+   */
+  static Task<?> scanForParked(Worker w) {
+    Worker[] ws = w.pool.workers;
+    int n = ws.length;
+    int start = (nextRandom(w) & Integer.MAX_VALUE) % n;
+    for (int i = 0; i < n; i++) {
+      Worker v = ws[(start + i) % n];
+      if (v == null || v == w || v.sleepState != Sleep.AWAKE || !StallWatch.mayWaitForForks(v)) {
+        continue;
+      }
+      for (; ; ) {
+        Object x = v.deque.trySteal();
+        if (x == null) {
+          break;
+        }
+        if (x == WorkDeque.LOST_RACE) {
+          Thread.onSpinWait();
+          continue;
+        }
+        Task<?> s = (Task<?>) x;
+        w.inHand = s;
+        onSteal(w, s, v);
+        return s;
+      }
+      Task<?> t;
+      if (w.claims && (t = claimFrom(w, v)) != null) {
+        return t;
+      }
+    }
+    return null;
+  }
+
   static void onSteal(Worker w, Task<?> s, Worker victim) {
     try {
       if (w.recordStats) {

@@ -165,10 +165,14 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   volatile int blockedWorkers;
 
   /**
-   * Spares {@link StallWatch} granted because every worker was parked in a wait Tine cannot see
-   * while work waited; zero whenever it finds the pool not stalled. Written by the watch only.
+   * Live stall spares ({@link Worker#stallSpare}), started by {@link StallWatch}; they count
+   * against maxSpares with the managedBlock blockers. Written under {@link #lock} ({@link
+   * WorkerSlots}).
    */
-  volatile int stallSpares;
+  volatile int stallSparesLive;
+
+  /** Worker threads this pool has started, spares included (for tests). Guarded by {@link #lock}. */
+  int threadsStarted;
 
   /** StallWatch's state for this pool (its thread only): a stall seen at the last tick, and how. */
   boolean stallSeen;
@@ -177,6 +181,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** Whether StallWatch has reported this pool's spare bound since the last stall cleared. */
   boolean stallBoundReported;
+
+  /**
+   * True while a thread that StallWatch started calls the uncaught-exception handler for this pool
+   * (set by the watch, cleared by that thread): one at a time, however long a handler blocks.
+   */
+  volatile boolean stallReporting;
 
   /** The most worker threads a pool runs, spares included (the JDK's pools have the same cap). */
   static final int MAX_WORKERS = 32767;

@@ -85,6 +85,13 @@ final class Worker extends Thread {
   final boolean claims;
 
   /**
+   * A spare that {@link StallWatch} started: it runs only the unstarted forks of workers parked in
+   * a wait that may be for them (and what those forks fork), never a submission or another task,
+   * and it exits as soon as it finds none ({@link Stealing#scanForParked}).
+   */
+  final boolean stallSpare;
+
+  /**
    * Keep one promoted fork in the deque while there are latent ones (parallelism above 1): a thief
    * then finds the oldest, biggest piece at once instead of waiting for this worker's next fork or
    * join, which can be a long leaf away (a quicksort partition). It costs one promotion each time
@@ -136,7 +143,17 @@ final class Worker extends Thread {
   int seed; // xorshift state for victim selection (Stealing)
 
   Worker(WorkStealingPool pool, int index, WorkerCounters counters, boolean recordStats) {
+    this(pool, index, counters, recordStats, false);
+  }
+
+  Worker(
+      WorkStealingPool pool,
+      int index,
+      WorkerCounters counters,
+      boolean recordStats,
+      boolean stallSpare) {
     super(null, null, pool.threadNamePrefix + index, 0L, false);
+    this.stallSpare = stallSpare;
     this.pool = pool;
     this.index = index;
     this.deque = new WorkDeque<>();
@@ -185,7 +202,7 @@ final class Worker extends Thread {
         try {
           t = HelpingJoin.popOwn(this, true);
           if (t == null) {
-            t = Stealing.scan(this);
+            t = stallSpare ? Stealing.scanForParked(this) : Stealing.scan(this);
           }
         } catch (Throwable e) { // an OutOfMemoryError claiming or starting a worker, say
           t = inHand; // whatever was taken before it is in hand
@@ -205,6 +222,9 @@ final class Worker extends Thread {
           }
           Thread.interrupted(); // a task's interrupt status must not leak into the next one
           continue;
+        }
+        if (stallSpare) {
+          return; // nothing a parked worker may wait for: a spare never idles (WorkerSlots.exited)
         }
         if (idleRounds++ == 0) {
           idleStart = System.nanoTime();
