@@ -169,14 +169,17 @@ class SpareBoundTest {
     });
   }
 
-  /** 60 tasks sharing a Semaphore(2): the old watch started about 42 threads, 40 of them queued. */
+  /**
+   * Tasks sharing a Semaphore(2): the old watch started about 42 threads for 60 such tasks, 40 of
+   * them queued on the semaphore.
+   */
   @Test
   void aSemaphoreSharedByManyTasksGetsNoSpares() throws Exception {
     Semaphore sem = new Semaphore(2);
-    compare(2, 60, false, (g, f) -> {
+    compare(2, 30, false, (g, f) -> {
       sem.acquire();
       try {
-        Thread.sleep(10);
+        Thread.sleep(50);
         return 1;
       } finally {
         sem.release();
@@ -184,13 +187,13 @@ class SpareBoundTest {
     });
   }
 
-  /** 60 tasks sharing one monitor (BLOCKED workers, one of them sleeping inside). */
+  /** Tasks sharing one monitor (BLOCKED workers, one of them sleeping inside). */
   @Test
   void oneSharedMonitorGetsNoSpares() throws Exception {
     Object monitor = new Object();
-    compare(2, 60, false, (g, f) -> {
+    compare(2, 30, false, (g, f) -> {
       synchronized (monitor) {
-        Thread.sleep(5);
+        Thread.sleep(30);
       }
       return 1;
     });
