@@ -23,7 +23,9 @@ import java.util.concurrent.locks.LockSupport;
  * Worker#stallSpare}) runs only the work a parked worker may be waiting for: that worker's own
  * unstarted forks, from its deque or its latent stack, and what they fork; never a submission from
  * the external queue, never a running or sleeping worker's task; and it exits as soon as it finds
- * none. A worker counts as possibly waiting for its forks ({@link #mayWaitForForks}) when it waits
+ * none. One exception, the JDK's own: while some worker waits in a Tine join that found nothing to
+ * help with, the spare may run anything (a steal, a submission), as the thread the JDK's join
+ * compensates with does. A worker counts as possibly waiting for its forks ({@link #mayWaitForForks}) when it waits
  * on a condition: WAITING, BLOCKED, in a timed park that names a blocker ({@code cf.get(t)}, {@code
  * poll(t)}), or in a Tine join that found nothing to help with. A sleep ({@code Thread.sleep}, a
  * timed {@code Object.wait}: TIMED_WAITING with no park blocker) ends by itself, so its forks wait
@@ -309,6 +311,9 @@ final class StallWatch implements Runnable {
    * in the external queue do not count: they wait for a worker, as on the JDK.
    */
   private static boolean forksWaiting(WorkStealingPool p) {
+    if (joinParked(p) && p.hasVisibleWork()) {
+      return true; // a Tine join waits: where the JDK's join compensates, the spare takes anything
+    }
     for (Worker v : p.workers) {
       if (v == null || v.sleepState != Sleep.AWAKE || !mayWaitForForks(v)) {
         continue;
@@ -322,6 +327,19 @@ final class StallWatch implements Runnable {
       if (v.claims
           && v.latent.mayHaveEntries()
           && ((s = v.getState()) == Thread.State.WAITING || s == Thread.State.TIMED_WAITING)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether some awake worker waits in a Tine join that found nothing to help with: the point where
+   * the JDK's join compensates (its {@code tryCompensate}), adding a thread that may run anything.
+   */
+  static boolean joinParked(WorkStealingPool p) {
+    for (Worker v : p.workers) {
+      if (v != null && v.sleepState == Sleep.AWAKE && v.joinParked) {
         return true;
       }
     }

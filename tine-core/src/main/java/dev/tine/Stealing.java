@@ -73,9 +73,17 @@ final class Stealing {
    * A stall spare's sweep ({@link Worker#stallSpare}): the unstarted forks of workers parked in a
    * wait that may be for them ({@link StallWatch#mayWaitForForks}), from their deques or, by claim,
    * their latent stacks; never the external queue, and nothing of a running or sleeping worker.
-   * A task found is also left in {@code Worker.inHand}.
+   * Except while some worker waits in a Tine join that found nothing to help with: then it scans as
+   * any worker does, as the JDK's join compensation thread would. A task found is also left in
+   * {@code Worker.inHand}.
    */
   static Task<?> scanForParked(Worker w) {
+    if (StallWatch.joinParked(w.pool)) {
+      Task<?> t = scan(w);
+      if (t != null) {
+        return t;
+      }
+    }
     Worker[] ws = w.pool.workers;
     int n = ws.length;
     int start = (nextRandom(w) & Integer.MAX_VALUE) % n;

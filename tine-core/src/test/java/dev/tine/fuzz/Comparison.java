@@ -46,7 +46,9 @@ final class Comparison {
     THREADS_LEFT,
     MISMATCH,
     IDENTITY,
-    INCONSISTENT
+    INCONSISTENT,
+    /** More tops at once, or more threads, than the runtime promises (the JDK's bound is p). */
+    CONCURRENCY
   }
 
   /** One difference; {@code key} names its documented row, null if none explains it. */
@@ -99,6 +101,26 @@ final class Comparison {
       if (t.wedged) {
         all.add(new Difference(Kind.WEDGE, "run", ps, "completed", "wedged", null));
         continue;
+      }
+      if (t.maxTopsRunning > t.topsBound) {
+        all.add(
+            new Difference(
+                Kind.CONCURRENCY,
+                "top-level tasks running at once (at most " + t.topsBound + ")",
+                ps,
+                j.maxTopsRunning + "",
+                t.maxTopsRunning + "",
+                null));
+      }
+      if (t.threadsRan > t.threadsBound) {
+        all.add(
+            new Difference(
+                Kind.CONCURRENCY,
+                "threads that ran tasks (at most " + t.threadsBound + ")",
+                ps,
+                j.threadsRan + "",
+                t.threadsRan + "",
+                null));
       }
       for (int i = 0; i < j.tops.size(); i++) {
         locations.add("top " + i);

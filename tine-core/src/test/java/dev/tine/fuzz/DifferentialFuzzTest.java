@@ -280,6 +280,21 @@ class DifferentialFuzzTest {
     assertEquals(List.of(), noise);
   }
 
+  /**
+   * The floor: a run where most programs wedge the JDK (an invalid grammar), or where no program
+   * had the concurrency bounds checked, fails instead of passing with nothing tested.
+   */
+  @Test
+  void aGrammarTheJdkRejectsFailsTheFloor() {
+    Concurrency checked = new Concurrency();
+    checked.threadsBounded = 10;
+    assertEquals(null, belowFloor(100, 10, checked));
+    assertTrue(belowFloor(100, 100, checked).contains("only 0 of 100 programs ran on the JDK"));
+    assertTrue(belowFloor(100, 51, checked).contains("only 49 of 100"));
+    Concurrency unchecked = new Concurrency();
+    assertTrue(belowFloor(100, 0, unchecked).contains("concurrency bounds checked"));
+  }
+
   /** The README's table and the classifier agree: no stale row, no unlisted key. */
   @Test
   void everyDocumentedDifferenceHasAKeyTheClassifierKnows() {
@@ -315,6 +330,7 @@ class DifferentialFuzzTest {
       Map<String, Integer> documented,
       List<String> failures,
       long[] unrelated,
+      Concurrency concurrency,
       String stopped,
       Duration took) {
     String failureReport() {
@@ -339,6 +355,8 @@ class DifferentialFuzzTest {
           + failures.size()
           + " failing, documented differences seen "
           + documented
+          + ", "
+          + concurrency
           + ", tasks run in an unrelated frame or seeing its thread-local: ForkJoinPool "
           + unrelated[0]
           + ", WorkStealingPool "
@@ -348,6 +366,87 @@ class DifferentialFuzzTest {
           + " s"
           + (stopped == null ? "" : "; " + stopped);
     }
+  }
+
+  /**
+   * What the concurrency comparison saw over the valid programs, per runtime: runs (program and p)
+   * with more top-level tasks at once than p, and with more threads than p; the largest of each;
+   * and how many programs a bound applied to (tops: Tine promises p without managedBlock; threads:
+   * both runtimes promise p for flat programs without managedBlock).
+   */
+  static final class Concurrency {
+    final int[] topsOverP = new int[2];
+    final int[] threadsOverP = new int[2];
+    final int[] mostTops = new int[2];
+    final int[] mostThreads = new int[2];
+    int topsBounded;
+    int threadsBounded;
+
+    void add(Verdict v) {
+      boolean tops = false, threads = false;
+      for (int p : v.tine().keySet()) {
+        Outcome[] os = {v.jdk().get(p), v.tine().get(p)};
+        for (int r = 0; r < 2; r++) {
+          Outcome o = os[r];
+          if (o.maxTopsRunning > p) topsOverP[r]++;
+          if (o.threadsRan > p) threadsOverP[r]++;
+          mostTops[r] = Math.max(mostTops[r], o.maxTopsRunning - p);
+          mostThreads[r] = Math.max(mostThreads[r], o.threadsRan - p);
+        }
+        tops |= os[1].topsBound != Integer.MAX_VALUE;
+        threads |= os[1].threadsBound != Integer.MAX_VALUE;
+      }
+      if (tops) topsBounded++;
+      if (threads) threadsBounded++;
+    }
+
+    @Override
+    public String toString() {
+      return "concurrency: tops-at-once bound applied to "
+          + topsBounded
+          + " programs, threads bound to "
+          + threadsBounded
+          + "; runs with more tops at once than p: ForkJoinPool "
+          + topsOverP[0]
+          + " (at most p+"
+          + mostTops[0]
+          + "), WorkStealingPool "
+          + topsOverP[1]
+          + " (at most p+"
+          + mostTops[1]
+          + "); runs with more threads than p: ForkJoinPool "
+          + threadsOverP[0]
+          + " (at most p+"
+          + mostThreads[0]
+          + "), WorkStealingPool "
+          + threadsOverP[1]
+          + " (at most p+"
+          + mostThreads[1]
+          + ")";
+    }
+  }
+
+  /**
+   * The floor on programs that actually ran: a grammar the JDK rejects (wedges) most of the time,
+   * or one that never produces a program the concurrency bounds apply to, tests nothing and must
+   * fail the build rather than pass it.
+   */
+  static String belowFloor(int ran, int invalid, Concurrency c) {
+    List<String> why = new ArrayList<>();
+    if (ran - invalid < Math.max(1, ran / 2)) {
+      why.add("only " + (ran - invalid) + " of " + ran + " programs ran on the JDK");
+    }
+    if (c.threadsBounded < Math.max(1, ran / 40)) {
+      why.add(
+          "only "
+              + c.threadsBounded
+              + " of "
+              + ran
+              + " programs had the concurrency bounds checked (floor "
+              + Math.max(1, ran / 40)
+              + ")");
+    }
+    return why.isEmpty() ? null : "below the floor: " + String.join("; ", why);
   }
 
   /**
@@ -367,6 +466,7 @@ class DifferentialFuzzTest {
     TreeSet<String> signatures = new TreeSet<>();
     String stopped = null;
     long[] unrelated = new long[2]; // ForkJoinPool, WorkStealingPool
+    Concurrency concurrency = new Concurrency();
     for (int i = 0; i < programs; i++) {
       if (failures.size() >= maxFailures) {
         stopped = "stopped after " + maxFailures + " failing programs";
@@ -383,6 +483,7 @@ class DifferentialFuzzTest {
         invalid++;
         continue;
       }
+      concurrency.add(v);
       for (Outcome o : v.jdk().values()) {
         unrelated[0] += o.unrelatedFrames.get() + o.unrelatedLocals.get();
       }
@@ -403,6 +504,10 @@ class DifferentialFuzzTest {
         }
       }
     }
+    String floor = stopped == null ? belowFloor(ran, invalid, concurrency) : null;
+    if (floor != null) {
+      failures.add(floor);
+    }
     return new Summary(
         seed,
         ran,
@@ -410,6 +515,7 @@ class DifferentialFuzzTest {
         documented,
         failures,
         unrelated,
+        concurrency,
         stopped,
         Duration.ofNanos(System.nanoTime() - start));
   }

@@ -1,5 +1,7 @@
 package dev.tine.fuzz;
 
+import dev.tine.fuzz.Program.BlockForm;
+import dev.tine.fuzz.Program.Blocking;
 import dev.tine.fuzz.Program.Cancel;
 import dev.tine.fuzz.Program.CancelForm;
 import dev.tine.fuzz.Program.Catch;
@@ -54,6 +56,9 @@ final class Generator {
   }
 
   private Program program(long seed) {
+    if (random.nextInt(5) == 0) {
+      return crowd(seed);
+    }
     int count = 1 + random.nextInt(random.nextInt(4) == 0 ? 4 : 2);
     List<Integer> rank = new ArrayList<>();
     for (int i = 0; i < count; i++) {
@@ -75,6 +80,39 @@ final class Generator {
       tops.add(spawn(MAX_DEPTH));
     }
     return new Program(seed, tops);
+  }
+
+  /**
+   * Many top-level tasks that block (sleep, a shared semaphore, a shared monitor, managedBlock),
+   * for the concurrency comparison: the most tops running at once and the threads started. Two in
+   * three are flat (no task created, nothing joined); the rest mix in a subtree of the grammar.
+   */
+  private Program crowd(long seed) {
+    int count = 3 + random.nextInt(6);
+    boolean flat = random.nextInt(3) != 0;
+    List<Spawn> tops = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      List<Node> items = new ArrayList<>();
+      int n = 1 + random.nextInt(2);
+      for (int k = 0; k < n; k++) {
+        items.add(blocking());
+      }
+      if (random.nextBoolean()) {
+        items.add(random.nextBoolean() ? new Const(random.nextInt(100)) : new ObserveLocal(nextId++));
+      }
+      if (!flat && random.nextBoolean()) {
+        items.add(random.nextInt(items.size() + 1), node(2));
+      }
+      tops.add(new Spawn(nextId++, new Seq(items)));
+    }
+    return new Program(seed, tops);
+  }
+
+  /** A block of a few ms, sometimes long enough (30+ ms) for the stall watch to look twice. */
+  private Blocking blocking() {
+    BlockForm form = pick(BlockForm.values());
+    int millis = random.nextInt(4) == 0 ? 30 + random.nextInt(21) : 1 + random.nextInt(10);
+    return new Blocking(nextId++, form, millis);
   }
 
   private Spawn spawn(int depth) {
@@ -131,8 +169,11 @@ final class Generator {
       return new Rendezvous(random.nextInt(60) == 0 ? 300 : 2 + random.nextInt(5));
     } else if (pick < 85) {
       return new InterruptedGet(nextId++, random.nextBoolean());
-    } else if (pick < 95 && !joinable.isEmpty()) {
+    } else if (pick < 93 && !joinable.isEmpty()) {
       return new JoinTop(joinable.get(random.nextInt(joinable.size())), random.nextBoolean());
+    }
+    if (pick >= 93) {
+      return blocking();
     }
     return new Const(random.nextInt(100));
   }

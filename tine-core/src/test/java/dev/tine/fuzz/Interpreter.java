@@ -32,7 +32,9 @@ import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -76,6 +78,22 @@ abstract class Interpreter {
   private final AtomicInteger names = new AtomicInteger();
   private volatile List<Handle> topHandles = List.of();
   volatile boolean killed;
+
+  /** The run's shared resources for {@link Program.Blocking}: a Semaphore(2) and one monitor. */
+  private final Semaphore sharedSemaphore = new Semaphore(2);
+
+  private final Object sharedMonitor = new Object();
+
+  /** Threads of the main pool now inside a top-level task's body, and the most at once. */
+  private final AtomicInteger topsRunning = new AtomicInteger();
+
+  private final AtomicInteger topsRunningMax = new AtomicInteger();
+
+  /** Top-level task bodies on this thread's stack (a join may run one inside another). */
+  private final ThreadLocal<int[]> topDepth = ThreadLocal.withInitial(() -> new int[1]);
+
+  /** The main pool's threads that ran any task of the program. */
+  private final java.util.Set<Thread> mainThreads = ConcurrentHashMap.newKeySet();
 
   Interpreter(Program program, int parallelism, String runtime) {
     this.program = program;
@@ -147,7 +165,7 @@ abstract class Interpreter {
     pools.add(pool);
     List<Handle> tops = new ArrayList<>();
     for (Spawn top : program.tops()) {
-      tops.add(task(top));
+      tops.add(tracked(() -> runTop(top)));
     }
     topHandles = tops;
     String[] results = new String[tops.size()];
@@ -182,6 +200,12 @@ abstract class Interpreter {
     for (String r : results) {
       out.tops.add(r == null ? "not finished" : r);
     }
+    out.maxTopsRunning = topsRunningMax.get();
+    out.threadsRan = mainThreads.size();
+    boolean managed = program.tops().stream().anyMatch(t -> Program.usesManagedBlock(t.body()));
+    boolean flat = program.tops().stream().allMatch(t -> Program.flat(t.body()));
+    out.topsBound = managed ? Integer.MAX_VALUE : topsBound(flat);
+    out.threadsBound = managed || !flat ? Integer.MAX_VALUE : parallelism;
     // A finished run's threads exit promptly after close; a torn-down run has had its chance.
     out.leftThreads = awaitThreadsGone(finished ? 20_000 : 2_000);
     if (out.leftThreads > 0) {
@@ -265,6 +289,34 @@ abstract class Interpreter {
     }
   }
 
+  /**
+   * The most top-level tasks a runtime promises to run at once in a program without managedBlock:
+   * p if every task is {@link Program#flat} (no runtime has a reason to add a thread), else none
+   * (the JDK's joins and CompletableFuture waits compensate, and the thread they add may run a
+   * submission; Tine's stall spare does too while a Tine join waits, and otherwise runs only
+   * parked workers' own forks).
+   */
+  int topsBound(boolean flat) {
+    return flat ? parallelism : Integer.MAX_VALUE;
+  }
+
+  /** Runs a top-level task, counting the main pool's threads inside one at once. */
+  private long runTop(Spawn top) throws Exception {
+    boolean main = Thread.currentThread().getName().startsWith(prefix + "main-");
+    int[] depth = topDepth.get();
+    if (main && depth[0]++ == 0) {
+      int n = topsRunning.incrementAndGet();
+      topsRunningMax.accumulateAndGet(n, Math::max);
+    }
+    try {
+      return runSpawn(top);
+    } finally {
+      if (main && --depth[0] == 0) {
+        topsRunning.decrementAndGet();
+      }
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Evaluation
 
@@ -284,6 +336,9 @@ abstract class Interpreter {
 
   /** Runs a spawn's body as a task's frame: observes what the task sees at entry. */
   long runSpawn(Spawn s) throws Exception {
+    if (Thread.currentThread().getName().startsWith(prefix + "main-")) {
+      mainThreads.add(Thread.currentThread());
+    }
     Frame below = context.get();
     if (below != null && !reachableFromStack(below, s.id())) {
       // Not compared, counted: the JDK does this too (its helpJoin runs the oldest task of any
@@ -379,7 +434,53 @@ abstract class Interpreter {
         out.observe(o.id(), "thread-local read");
         yield 0;
       }
+      case Program.Blocking b -> block(b);
     };
+  }
+
+  private long block(Program.Blocking b) throws InterruptedException {
+    String seen = "returned";
+    try {
+      switch (b.form()) {
+        case SLEEP -> Thread.sleep(b.millis());
+        case SEMAPHORE -> {
+          sharedSemaphore.acquire();
+          try {
+            Thread.sleep(b.millis());
+          } finally {
+            sharedSemaphore.release();
+          }
+        }
+        case MONITOR -> {
+          synchronized (sharedMonitor) {
+            Thread.sleep(b.millis());
+          }
+        }
+        case MANAGED_SLEEP -> {
+          long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(b.millis());
+          managedBlock(
+              new Blocker() {
+                @Override
+                public boolean block() throws InterruptedException {
+                  long left = end - System.nanoTime();
+                  if (left > 0) {
+                    TimeUnit.NANOSECONDS.sleep(left);
+                  }
+                  return true;
+                }
+
+                @Override
+                public boolean isReleasable() {
+                  return System.nanoTime() - end >= 0;
+                }
+              });
+        }
+      }
+    } catch (InterruptedException e) {
+      seen = "threw InterruptedException";
+    }
+    out.observe(b.id(), seen);
+    return 1;
   }
 
   private Throwable fail(int id, FailKind kind) {

@@ -86,6 +86,8 @@ final class JavaPrinter {
       case SelfInterrupt s -> "new SelfInterrupt(" + s.id() + ", Consumer." + s.consumer() + ")";
       case InterruptedGet g -> "new InterruptedGet(" + g.id() + ", " + g.timed() + ")";
       case ObserveLocal o -> "new ObserveLocal(" + o.id() + ")";
+      case Program.Blocking b ->
+          "new Blocking(" + b.id() + ", BlockForm." + b.form() + ", " + b.millis() + ")";
     };
   }
 
@@ -215,6 +217,13 @@ final class JavaPrinter {
               + g.timed()
               + " */)";
       case ObserveLocal o -> "checkThreadLocalIsOwnOrReachable(/* #" + o.id() + " */)";
+      case Program.Blocking b ->
+          switch (b.form()) {
+            case SLEEP -> "Thread.sleep(" + b.millis() + ")";
+            case SEMAPHORE -> "withPermitOfSharedSemaphore2(() -> Thread.sleep(" + b.millis() + "))";
+            case MONITOR -> "synchronized (sharedMonitor) { Thread.sleep(" + b.millis() + "); }";
+            case MANAGED_SLEEP -> "managedBlock(() -> Thread.sleep(" + b.millis() + "))";
+          };
     };
   }
 }

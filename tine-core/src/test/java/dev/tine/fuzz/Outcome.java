@@ -39,6 +39,17 @@ final class Outcome {
   volatile boolean wedged;
   volatile int leftThreads;
 
+  /** The most top-level tasks the main pool's threads ran at once. */
+  volatile int maxTopsRunning;
+
+  /** The main pool's threads that ran some task of the program. */
+  volatile int threadsRan;
+
+  /** What the runtime promises for this program: at most so many tops at once, so many threads. */
+  volatile int topsBound = Integer.MAX_VALUE;
+
+  volatile int threadsBound = Integer.MAX_VALUE;
+
   /** The throwables program nodes created, by identity, to their node ids. */
   private final Map<Throwable, Integer> origins =
       Collections.synchronizedMap(new IdentityHashMap<>());
@@ -106,6 +117,10 @@ final class Outcome {
         + " p="
         + parallelism
         + (wedged ? " WEDGED" : "")
+        + " tops at once "
+        + maxTopsRunning
+        + ", threads "
+        + threadsRan
         + " tops="
         + tops
         + " observations="

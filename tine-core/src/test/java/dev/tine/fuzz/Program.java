@@ -34,7 +34,8 @@ record Program(long seed, List<Spawn> tops) {
           JoinTop,
           SelfInterrupt,
           InterruptedGet,
-          ObserveLocal {}
+          ObserveLocal,
+          Blocking {}
 
   /** A body that runs as its own task (a fork, a half of a join, a submission). */
   record Spawn(int id, Node body) {}
@@ -157,6 +158,62 @@ record Program(long seed, List<Spawn> tops) {
    */
   record ObserveLocal(int id) implements Node {}
 
+  enum BlockForm {
+    /** {@code Thread.sleep}: an unmanaged wait, like blocking I/O; it ends by itself. */
+    SLEEP,
+    /** Acquire the run's shared {@code Semaphore(2)}, sleep, release. */
+    SEMAPHORE,
+    /** Enter the run's one shared monitor, sleep inside it. */
+    MONITOR,
+    /** A sleep inside the runtime's {@code managedBlock}: the pool may add a worker for it. */
+    MANAGED_SLEEP
+  }
+
+  /**
+   * Blocks for {@code millis} ms in one of the ways users block (a leaf: it waits for nothing the
+   * program computes, so it never wedges either runtime). What the fuzzer counts around it is how
+   * many top-level tasks run at once and how many threads the pool starts ({@link Outcome}).
+   */
+  record Blocking(int id, BlockForm form, int millis) implements Node {}
+
+  /** Whether some node of {@code n} calls managedBlock (the JDK's and Tine's spares for it). */
+  static boolean usesManagedBlock(Node n) {
+    boolean here =
+        switch (n) {
+          case Rendezvous r -> true;
+          case SelfInterrupt s -> s.consumer() == Consumer.MANAGED_BLOCK;
+          case Blocking b -> b.form() == BlockForm.MANAGED_SLEEP;
+          default -> false;
+        };
+    if (here) {
+      return true;
+    }
+    for (Node c : children(n)) {
+      if (usesManagedBlock(c)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * Whether {@code n} creates no task and waits for none (no fork, join, submission, nested pool,
+   * range, future): such a task can give no runtime a reason to start a thread beyond p unless it
+   * calls managedBlock.
+   */
+  static boolean flat(Node n) {
+    return switch (n) {
+      case Const c -> true;
+      case Fail f -> true;
+      case ObserveLocal o -> true;
+      case Blocking b -> true;
+      case SelfInterrupt s -> s.consumer() == Consumer.SLEEP || s.consumer() == Consumer.INTERRUPTED;
+      case Seq s -> s.items().stream().allMatch(Program::flat);
+      case Catch c -> flat(c.body());
+      default -> false;
+    };
+  }
+
   /** The direct children of a node (spawns stand for their bodies). */
   static List<Node> children(Node n) {
     return switch (n) {
@@ -199,6 +256,7 @@ record Program(long seed, List<Spawn> tops) {
       case SelfInterrupt s -> out.add(s.id());
       case InterruptedGet g -> out.add(g.id());
       case ObserveLocal o -> out.add(o.id());
+      case Blocking b -> out.add(b.id());
       default -> {}
     }
     for (Spawn s : spawns(n)) {
