@@ -84,19 +84,16 @@ final class Generator {
 
   /**
    * Many top-level tasks that block (sleep, a shared semaphore, a shared monitor, managedBlock),
-   * for the concurrency comparison: the most tops running at once and the threads started. Two in
-   * three are flat (no task created, nothing joined); the rest mix in a subtree of the grammar.
+   * for the concurrency comparison: the most tops running at once and the threads started. Three in
+   * four are flat (no task created, nothing joined); the rest mix in a subtree of the grammar.
    */
   private Program crowd(long seed) {
-    int count = 3 + random.nextInt(6);
-    boolean flat = random.nextInt(3) != 0;
+    int count = 6 + random.nextInt(11); // a queue that outlasts a block at p=4 too
+    boolean flat = random.nextInt(4) != 0;
     List<Spawn> tops = new ArrayList<>();
     for (int i = 0; i < count; i++) {
       List<Node> items = new ArrayList<>();
-      int n = 1 + random.nextInt(2);
-      for (int k = 0; k < n; k++) {
-        items.add(blocking());
-      }
+      items.add(blocking());
       if (random.nextBoolean()) {
         items.add(random.nextBoolean() ? new Const(random.nextInt(100)) : new ObserveLocal(nextId++));
       }
@@ -108,10 +105,10 @@ final class Generator {
     return new Program(seed, tops);
   }
 
-  /** A block of a few ms, sometimes long enough (30+ ms) for the stall watch to look twice. */
+  /** A block of a few ms, or long enough (20+ ms) for the stall watch to look twice. */
   private Blocking blocking() {
     BlockForm form = pick(BlockForm.values());
-    int millis = random.nextInt(4) == 0 ? 30 + random.nextInt(21) : 1 + random.nextInt(10);
+    int millis = random.nextBoolean() ? 20 + random.nextInt(21) : 1 + random.nextInt(5);
     return new Blocking(nextId++, form, millis);
   }
 
