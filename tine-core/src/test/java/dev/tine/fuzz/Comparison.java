@@ -38,8 +38,9 @@ final class Comparison {
           "whether a cancel beats the task is scheduling on the JDK too; the grammar records only"
               + " whether cancel's answer agrees with the task's outcome",
           "unseen-blocking",
-          "the grammar blocks only where the JDK compensates; a monitor or native I/O wait would"
-              + " wedge the JDK as well");
+          "the grammar's fork-then-wait blocks only where the JDK compensates (its monitor and"
+              + " semaphore blocks wait for nothing the program computes); a fork then a monitor"
+              + " or native I/O wait for it would wedge the JDK as well");
 
   enum Kind {
     WEDGE,

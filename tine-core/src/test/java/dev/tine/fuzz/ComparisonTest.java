@@ -43,6 +43,36 @@ class ComparisonTest {
     return comparison.compare(runs("jdk", jdk), runs("tine", tine)).unexplained();
   }
 
+  /**
+   * More tops at once, or more threads, than the runtime promises is a defect even when every
+   * value agrees; within the bound (or where no bound applies) it is not.
+   */
+  @Test
+  void moreTasksAtOnceThanPromisedIsADefect() {
+    String[] same = {"value 1", "value 1", "value 1"};
+    Map<Integer, Outcome> jdk = runs("jdk", same);
+    Map<Integer, Outcome> tine = runs("tine", same);
+    for (int p : Fuzzer.PARALLELISMS) {
+      for (Outcome o : List.of(jdk.get(p), tine.get(p))) {
+        o.topsBound = p;
+        o.threadsBound = p;
+        o.maxTopsRunning = p;
+        o.threadsRan = p;
+      }
+    }
+    assertEquals(List.of(), comparison.compare(jdk, tine).unexplained());
+    tine.get(2).maxTopsRunning = 4; // the old stall watch: 4 sleeping submissions at once at p=2
+    tine.get(4).threadsRan = 5;
+    List<Difference> u = comparison.compare(jdk, tine).unexplained();
+    assertEquals(2, u.size(), u.toString());
+    assertEquals(Kind.CONCURRENCY, u.get(0).kind());
+    assertEquals("4", u.get(0).tine());
+    assertEquals("2", u.get(0).jdk());
+    tine.get(2).topsBound = Integer.MAX_VALUE; // a program with managedBlock: no bound
+    tine.get(4).threadsBound = Integer.MAX_VALUE;
+    assertEquals(List.of(), comparison.compare(jdk, tine).unexplained());
+  }
+
   @Test
   void aWrappedCheckedExceptionIsADefect() {
     List<Difference> u =
