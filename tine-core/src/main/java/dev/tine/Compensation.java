@@ -10,9 +10,8 @@ import java.util.concurrent.RejectedExecutionException;
  * (so that other workers can run them), then, while it blocks, the pool counts it in {@code
  * blockedWorkers} and may run one more worker than its parallelism for it, up to {@code maxSpares}
  * ({@link WorkerSlots#targetSize}); the stall watch's live spares count against the same bound.
- * Past the bound, with no worker idle, it throws {@link
- * RejectedExecutionException} rather than block with nobody left to run the work the blocker may
- * wait for.
+ * Past the bound, with no worker idle, it throws {@link RejectedExecutionException} rather than
+ * block with nobody left to run the work the blocker may wait for.
  */
 final class Compensation {
   private static final VarHandle BLOCKED;

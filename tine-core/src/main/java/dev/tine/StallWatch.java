@@ -25,11 +25,11 @@ import java.util.concurrent.locks.LockSupport;
  * the external queue, never a running or sleeping worker's task; and it exits as soon as it finds
  * none. One exception, the JDK's own: while some worker waits in a Tine join that found nothing to
  * help with, the spare may run anything (a steal, a submission), as the thread the JDK's join
- * compensates with does. A worker counts as possibly waiting for its forks ({@link #mayWaitForForks}) when it waits
- * on a condition: WAITING, BLOCKED, in a timed park that names a blocker ({@code cf.get(t)}, {@code
- * poll(t)}), or in a Tine join that found nothing to help with. A sleep ({@code Thread.sleep}, a
- * timed {@code Object.wait}: TIMED_WAITING with no park blocker) ends by itself, so its forks wait
- * for it, as on the JDK, which starts none of them.
+ * compensates with does. A worker counts as possibly waiting for its forks ({@link
+ * #mayWaitForForks}) when it waits on a condition: WAITING, BLOCKED, in a timed park that names a
+ * blocker ({@code cf.get(t)}, {@code poll(t)}), or in a Tine join that found nothing to help with.
+ * A sleep ({@code Thread.sleep}, a timed {@code Object.wait}: TIMED_WAITING with no park blocker)
+ * ends by itself, so its forks wait for it, as on the JDK, which starts none of them.
  *
  * <p><b>Guarantee.</b> If every live worker of a pool is parked while some worker parked on a
  * condition has unstarted forks a spare could take, and no queue moves for a whole tick, a spare
@@ -178,10 +178,10 @@ final class StallWatch implements Runnable {
    * at two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
    * worker started in a slot below parallelism (either may run anything: they are within p), or
    * else a stall spare, which runs only such forks. If the spare parks too, the next confirmed
-   * stall adds another, up to maxSpares; at the bound, the handler hears of it once per stall, on
-   * a thread of its own. A sleeper is woken rather than counted as proof that the pool moves: it
-   * may have gone to sleep before the parked owners forked, and then it parks with no deadline,
-   * since latent forks never signal.
+   * stall adds another, up to maxSpares; at the bound, the handler hears of it once per stall, on a
+   * thread of its own. A sleeper is woken rather than counted as proof that the pool moves: it may
+   * have gone to sleep before the parked owners forked, and then it parks with no deadline, since
+   * latent forks never signal.
    *
    * @return what the watch saw ({@link #IDLE}, {@link #NONE_PARKED}, {@link #SOME_PARKED} or {@link
    *     #ALL_PARKED}), for its next pause
@@ -306,9 +306,9 @@ final class StallWatch implements Runnable {
   }
 
   /**
-   * Unstarted forks of an awake worker that may be waiting for them, which a stall spare could
-   * take ({@link Stealing#scanForParked}): in its deque, or latent ones it can claim. Submissions
-   * in the external queue do not count: they wait for a worker, as on the JDK.
+   * Unstarted forks of an awake worker that may be waiting for them, which a stall spare could take
+   * ({@link Stealing#scanForParked}): in its deque, or latent ones it can claim. Submissions in the
+   * external queue do not count: they wait for a worker, as on the JDK.
    */
   private static boolean forksWaiting(WorkStealingPool p) {
     if (joinParked(p) && p.hasVisibleWork()) {

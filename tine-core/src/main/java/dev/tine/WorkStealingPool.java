@@ -101,8 +101,8 @@ import javax.management.ObjectName;
  * RejectedExecutionException}, as the JDK's pool does. Blocking that Tine cannot see (a latch, a
  * queue, a {@code CompletableFuture}) is covered by claims while some worker is idle, and by {@link
  * StallWatch} when none is: it notices a pool whose every worker is parked while their forks wait,
- * and starts a spare that runs only those forks (a pool of p never runs more than p submitted
- * tasks at once unless managedBlock, or a Tine join, says a worker is blocked).
+ * and starts a spare that runs only those forks (a pool of p never runs more than p submitted tasks
+ * at once unless managedBlock, or a Tine join, says a worker is blocked).
  *
  * <p><b>Shutdown.</b> After {@link #shutdown}, the last worker to fall asleep with every queue
  * empty terminates the pool (every live worker asleep and no queued work means no task can create
@@ -172,7 +172,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   volatile int stallSparesLive;
 
-  /** Worker threads this pool has started, spares included (for tests). Guarded by {@link #lock}. */
+  /**
+   * Worker threads this pool has started, spares included (for tests). Guarded by {@link #lock}.
+   */
   int threadsStarted;
 
   /** StallWatch's state for this pool (its thread only): a stall seen at the last tick, and how. */
@@ -819,11 +821,11 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     /**
      * How many workers beyond {@code parallelism} may run while workers are blocked: one bound for
      * the spares of {@link WorkStealingPool#managedBlock} and the stall watch's spares (for waits
-     * Tine cannot see, when every worker is parked) together, as the JDK's maximum pool size
-     * bounds all its compensating threads. Default: as many as keep the pool at most 32767
-     * threads, the cap of {@code new ForkJoinPool(p)} (the JDK's common pool alone uses 256). At
-     * the bound {@code managedBlock} throws {@link RejectedExecutionException} unless a worker is
-     * idle, as the JDK's pool does, and a pool stalled in waits Tine cannot see reports one to the
+     * Tine cannot see, when every worker is parked) together, as the JDK's maximum pool size bounds
+     * all its compensating threads. Default: as many as keep the pool at most 32767 threads, the
+     * cap of {@code new ForkJoinPool(p)} (the JDK's common pool alone uses 256). At the bound
+     * {@code managedBlock} throws {@link RejectedExecutionException} unless a worker is idle, as
+     * the JDK's pool does, and a pool stalled in waits Tine cannot see reports one to the
      * uncaught-exception handler (on a thread of its own): it never wedges silently.
      *
      * @param maxSpares the most extra workers at once, at least 0

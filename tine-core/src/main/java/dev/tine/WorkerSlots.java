@@ -30,8 +30,8 @@ final class WorkerSlots {
   /**
    * Keeps {@code hungry} counting the vacant slots below parallelism (unstarted workers are hungry:
    * a promotion's signal starts them). Called under the lock after the live count changed by a
-   * worker that is not a stall spare: the vacancy is parallelism less the live workers that are
-   * not stall spares (their count does not change across the call).
+   * worker that is not a stall spare: the vacancy is parallelism less the live workers that are not
+   * stall spares (their count does not change across the call).
    */
   static void adjustVacancy(WorkStealingPool p, int liveBefore, int liveAfter) {
     int parallelism = p.parallelism();

@@ -163,10 +163,14 @@ class SpareBoundTest {
    */
   @Test
   void sleepingSubmissionsRunAtMostP() throws Exception {
-    compare(2, 60, false, (g, f) -> {
-      Thread.sleep(40);
-      return 1;
-    });
+    compare(
+        2,
+        60,
+        false,
+        (g, f) -> {
+          Thread.sleep(40);
+          return 1;
+        });
   }
 
   /**
@@ -176,30 +180,40 @@ class SpareBoundTest {
   @Test
   void aSemaphoreSharedByManyTasksGetsNoSpares() throws Exception {
     Semaphore sem = new Semaphore(2);
-    compare(2, 30, false, (g, f) -> {
-      sem.acquire();
-      try {
-        Thread.sleep(50);
-        return 1;
-      } finally {
-        sem.release();
-      }
-    });
+    compare(
+        2,
+        30,
+        false,
+        (g, f) -> {
+          sem.acquire();
+          try {
+            Thread.sleep(50);
+            return 1;
+          } finally {
+            sem.release();
+          }
+        });
   }
 
   /** Tasks sharing one monitor (BLOCKED workers, one of them sleeping inside). */
   @Test
   void oneSharedMonitorGetsNoSpares() throws Exception {
     Object monitor = new Object();
-    compare(2, 30, false, (g, f) -> {
-      synchronized (monitor) {
-        Thread.sleep(30);
-      }
-      return 1;
-    });
+    compare(
+        2,
+        30,
+        false,
+        (g, f) -> {
+          synchronized (monitor) {
+            Thread.sleep(30);
+          }
+          return 1;
+        });
   }
 
-  /** p=1 stays serial: while the first task sleeps, 8 queued submissions wait (the JDK starts none). */
+  /**
+   * p=1 stays serial: while the first task sleeps, 8 queued submissions wait (the JDK starts none).
+   */
   @Test
   void atP1QueuedSubmissionsWaitForASleepingTask() throws Exception {
     AtomicInteger first = new AtomicInteger();
@@ -249,16 +263,15 @@ class SpareBoundTest {
     assertEquals(0, ranDuringSleep.get(), () -> "JDK control: " + jdk);
     Seen tine = onTine(1, 1, eager, body);
     assertEquals(jdk.sum(), tine.sum());
-    assertEquals(
-        0, ranDuringSleep.get(), () -> "Tine ran forks while their parent slept: " + tine);
+    assertEquals(0, ranDuringSleep.get(), () -> "Tine ran forks while their parent slept: " + tine);
     assertEquals(1, tine.threads(), () -> "Tine started a spare for a sleep: " + tine);
   }
 
   /**
-   * The stall spare runs the parked worker's own fork, never a queued submission: at p=1, while
-   * the root waits in cf.join for its child, 8 submissions queued behind it do not start (the
-   * JDK's compensating thread may run them; Tine is stricter). And the spare exits as soon as it
-   * has nothing of that kind, not after the 60 s keep-alive.
+   * The stall spare runs the parked worker's own fork, never a queued submission: at p=1, while the
+   * root waits in cf.join for its child, 8 submissions queued behind it do not start (the JDK's
+   * compensating thread may run them; Tine is stricter). And the spare exits as soon as it has
+   * nothing of that kind, not after the 60 s keep-alive.
    */
   @Test
   void theStallSpareRunsTheForkNotTheQueue() throws Exception {

@@ -154,7 +154,9 @@ class StallWatchRobustnessTest {
     }
   }
 
-  /** Anything thrown inside the watch's own tick (planted): the watch goes on, and stalls resolve. */
+  /**
+   * Anything thrown inside the watch's own tick (planted): the watch goes on, and stalls resolve.
+   */
   @Test
   void aFaultInsideTheWatchIsSurvived() throws Exception {
     CountDownLatch faulted = new CountDownLatch(3);

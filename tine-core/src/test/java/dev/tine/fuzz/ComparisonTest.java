@@ -44,8 +44,8 @@ class ComparisonTest {
   }
 
   /**
-   * More tops at once, or more threads, than the runtime promises is a defect even when every
-   * value agrees; within the bound (or where no bound applies) it is not.
+   * More tops at once, or more threads, than the runtime promises is a defect even when every value
+   * agrees; within the bound (or where no bound applies) it is not.
    */
   @Test
   void moreTasksAtOnceThanPromisedIsADefect() {

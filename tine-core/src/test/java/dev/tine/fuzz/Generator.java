@@ -95,7 +95,8 @@ final class Generator {
       List<Node> items = new ArrayList<>();
       items.add(blocking());
       if (random.nextBoolean()) {
-        items.add(random.nextBoolean() ? new Const(random.nextInt(100)) : new ObserveLocal(nextId++));
+        items.add(
+            random.nextBoolean() ? new Const(random.nextInt(100)) : new ObserveLocal(nextId++));
       }
       if (!flat && random.nextBoolean()) {
         items.add(random.nextInt(items.size() + 1), node(2));

@@ -30,9 +30,9 @@ import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -290,11 +290,11 @@ abstract class Interpreter {
   }
 
   /**
-   * The most top-level tasks a runtime promises to run at once in a program without managedBlock:
-   * p if every task is {@link Program#flat} (no runtime has a reason to add a thread), else none
-   * (the JDK's joins and CompletableFuture waits compensate, and the thread they add may run a
-   * submission; Tine's stall spare does too while a Tine join waits, and otherwise runs only
-   * parked workers' own forks).
+   * The most top-level tasks a runtime promises to run at once in a program without managedBlock: p
+   * if every task is {@link Program#flat} (no runtime has a reason to add a thread), else none (the
+   * JDK's joins and CompletableFuture waits compensate, and the thread they add may run a
+   * submission; Tine's stall spare does too while a Tine join waits, and otherwise runs only parked
+   * workers' own forks).
    */
   int topsBound(boolean flat) {
     return flat ? parallelism : Integer.MAX_VALUE;

@@ -220,7 +220,8 @@ final class JavaPrinter {
       case Program.Blocking b ->
           switch (b.form()) {
             case SLEEP -> "Thread.sleep(" + b.millis() + ")";
-            case SEMAPHORE -> "withPermitOfSharedSemaphore2(() -> Thread.sleep(" + b.millis() + "))";
+            case SEMAPHORE ->
+                "withPermitOfSharedSemaphore2(() -> Thread.sleep(" + b.millis() + "))";
             case MONITOR -> "synchronized (sharedMonitor) { Thread.sleep(" + b.millis() + "); }";
             case MANAGED_SLEEP -> "managedBlock(() -> Thread.sleep(" + b.millis() + "))";
           };

@@ -207,7 +207,8 @@ record Program(long seed, List<Spawn> tops) {
       case Fail f -> true;
       case ObserveLocal o -> true;
       case Blocking b -> true;
-      case SelfInterrupt s -> s.consumer() == Consumer.SLEEP || s.consumer() == Consumer.INTERRUPTED;
+      case SelfInterrupt s ->
+          s.consumer() == Consumer.SLEEP || s.consumer() == Consumer.INTERRUPTED;
       case Seq s -> s.items().stream().allMatch(Program::flat);
       case Catch c -> flat(c.body());
       default -> false;
