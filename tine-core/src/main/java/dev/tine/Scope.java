@@ -40,12 +40,11 @@ import java.util.function.LongBinaryOperator;
  * sneakily arrives as itself, as from {@link Task#join()} and the JDK's {@code ForkJoinTask.join}.
  *
  * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it escaped
- * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}. The owner
- * is checked on every slow path: an empty latent stack (so an escaped scope is caught at its first
- * join whenever its owner is not inside a join itself), a promotion, and a second half that is not
- * where its join left it (what concurrent use of one stack leads to). The fast path does not look:
- * that check would cost a thread lookup per join. In a pool with {@code eagerForks(true)} every
- * scope join forks eagerly, as {@link Task#fork()} does there.
+ * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException} at that
+ * thread's first join, before the join records anything, whether or not the owner is inside a join
+ * meanwhile: every join compares the current thread with the scope's worker before its push, and
+ * another thread goes to the slow path, whose first act is that check. In a pool with {@code
+ * eagerForks(true)} every scope join forks eagerly, as {@link Task#fork()} does there.
  *
  * <p><b>Why the join methods repeat themselves.</b> Each argument/result shape has its own copy of
  * the same dozen lines, differing only in the functional interface called and the primitive type
@@ -309,7 +308,8 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -346,7 +346,8 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -391,7 +392,8 @@ public final class Scope extends LatentStack {
       IntTo<? extends B> g,
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -427,7 +429,8 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -464,7 +467,8 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -509,7 +513,8 @@ public final class Scope extends LatentStack {
       LongTo<? extends B> g,
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    int slot = tryPushFunction(g, b);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -554,7 +559,8 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       LongBinaryOperator combine) {
-    int slot = tryPushFunction(g, range(bLo, bHi));
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -599,7 +605,8 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       DoubleBinaryOperator combine) {
-    int slot = tryPushFunction(g, range(bLo, bHi));
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -648,7 +655,8 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    int slot = tryPushFunction(g, range(bLo, bHi));
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -684,7 +692,8 @@ public final class Scope extends LatentStack {
    * @param bHi the second half's range end (exclusive)
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
-    int slot = tryPushFunction(g, range(bLo, bHi));
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi);
@@ -721,7 +730,8 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
-    int slot = tryPushFunction(b, 0L);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
@@ -757,7 +767,8 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
-    int slot = tryPushFunction(b, 0L);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
@@ -798,7 +809,8 @@ public final class Scope extends LatentStack {
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
-    int slot = tryPushFunction(b, 0L);
+    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);

@@ -308,7 +308,8 @@ final class JoinShapes {
       """
       $doc$
       $suppress$  public $tp$$ret$ $name$($params$) {
-          int slot = tryPushFunction($g$, $packed$);
+          // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
+          int slot = Thread.currentThread() == worker ? tryPushFunction($g$, $packed$) : -1;
           if (slot < 0 || (stock && deque.size() == 0)) {
             if (!latent) {
               $eager$
