@@ -16,9 +16,10 @@ import java.util.function.Supplier;
  * {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the policy of
  * how much to offer (none of them calls back here). Only running a task (a take-back runs what was
  * left in hand; a join waits, helping) re-enters user code, and so perhaps this file. Owner-only
- * code: every method runs on the worker that owns the scope. A scope's join sends any other thread
- * to {@link #forkSlow}, whose first act is the owner check ({@link #checkOwner}), so an escaped
- * scope's join throws before it records anything; the other slow paths check too, and the first
+ * code: every method runs on the worker that owns the scope. A scope's slow paths check the owner
+ * ({@link #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an
+ * escaped scope's join that comes this way records nothing); a push that succeeds without stocking
+ * the deque does not look (Scope's class comment says what that leaves uncaught), and the first
  * half throwing on another thread reports that exception without touching the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose

@@ -40,11 +40,17 @@ import java.util.function.LongBinaryOperator;
  * sneakily arrives as itself, as from {@link Task#join()} and the JDK's {@code ForkJoinTask.join}.
  *
  * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it escaped
- * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException} at that
- * thread's first join, before the join records anything, whether or not the owner is inside a join
- * meanwhile: every join compares the current thread with the scope's worker before its push, and
- * another thread goes to the slow path, whose first act is that check. In a pool with {@code
- * eagerForks(true)} every scope join forks eagerly, as {@link Task#fork()} does there.
+ * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException} at the first
+ * of its joins that takes a slow path, before that join records anything: a join on an empty latent
+ * stack (its owner is not inside a join, the usual case: an escaped scope is used after its owner
+ * moved on), a join whose second half is not the function already in its slot (a closure half
+ * always, a method reference the first time at that depth), a promotion, and a second half that is
+ * not where its join left it. Not caught: while the owner is inside a join, joins of method
+ * references that land on slots where the owner's own recursion left the same functions; they run
+ * on the owner's stack, and if both threads join at once, results can be wrong. The fast path does
+ * not look: comparing the thread there made a fork-every scope join about 10% slower (the
+ * latent-forks design note has the measurement). In a pool with {@code eagerForks(true)} every
+ * scope join forks eagerly, as {@link Task#fork()} does there.
  *
  * <p><b>Why the join methods repeat themselves.</b> Each argument/result shape has its own copy of
  * the same dozen lines, differing only in the functional interface called and the primitive type
@@ -308,8 +314,7 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -346,8 +351,7 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -392,8 +396,7 @@ public final class Scope extends LatentStack {
       IntTo<? extends B> g,
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -429,8 +432,7 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -467,8 +469,7 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -513,8 +514,7 @@ public final class Scope extends LatentStack {
       LongTo<? extends B> g,
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, b) : -1;
+    int slot = tryPushFunction(g, b);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
@@ -559,8 +559,7 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       LongBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -605,8 +604,7 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       DoubleBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -655,8 +653,7 @@ public final class Scope extends LatentStack {
       int bLo,
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
@@ -692,8 +689,7 @@ public final class Scope extends LatentStack {
    * @param bHi the second half's range end (exclusive)
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(g, range(bLo, bHi)) : -1;
+    int slot = tryPushFunction(g, range(bLo, bHi));
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi);
@@ -730,8 +726,7 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
@@ -767,8 +762,7 @@ public final class Scope extends LatentStack {
    * @return {@code combine} of the two results
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
@@ -809,8 +803,7 @@ public final class Scope extends LatentStack {
   @SuppressWarnings("unchecked")
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
-    // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-    int slot = Thread.currentThread() == worker ? tryPushFunction(b, 0L) : -1;
+    int slot = tryPushFunction(b, 0L);
     if (slot < 0 || (stock && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);

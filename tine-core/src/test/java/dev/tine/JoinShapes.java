@@ -308,8 +308,7 @@ final class JoinShapes {
       """
       $doc$
       $suppress$  public $tp$$ret$ $name$($params$) {
-          // Another thread (an escaped scope) takes the slow path, whose first act is the owner check.
-          int slot = Thread.currentThread() == worker ? tryPushFunction($g$, $packed$) : -1;
+          int slot = tryPushFunction($g$, $packed$);
           if (slot < 0 || (stock && deque.size() == 0)) {
             if (!latent) {
               $eager$
