@@ -23,7 +23,7 @@ import java.util.function.LongSupplier;
  *
  * <pre>
  * java -Xss16m -cp tine-jmh/target/benchmarks.jar dev.tine.jmh.ForkEveryProbe [n=33] [rounds=10]
- *     [p2=0] [forms=scope,join,task,jdk]
+ *     [p2=0] [forms=scope,join,task,jdk] (also: closure, the scope join with closure halves)
  * </pre>
  *
  * {@code p2=5} first runs each form five times on a pool of two workers, as any program that uses
@@ -41,6 +41,11 @@ public final class ForkEveryProbe {
     return n < 2
         ? n
         : s.joinLong(ForkEveryProbe::scopeFib, n - 1, ForkEveryProbe::scopeFib, n - 2, Long::sum);
+  }
+
+  /** Closure halves (a new object per half and join), as integrate-scope's joins are. */
+  static long closureFib(Scope s, int n) {
+    return n < 2 ? n : s.joinLong(t -> closureFib(t, n - 1), t -> closureFib(t, n - 2), Long::sum);
   }
 
   static long joinFib(int n) {
@@ -117,6 +122,11 @@ public final class ForkEveryProbe {
                     f,
                     () -> one.<Long>invoke(s -> timed(() -> scopeFib(s, size))),
                     () -> two.<Long>invoke(s -> scopeFib(s, size)));
+            case "closure" ->
+                new Form(
+                    f,
+                    () -> one.<Long>invoke(s -> timed(() -> closureFib(s, size))),
+                    () -> two.<Long>invoke(s -> closureFib(s, size)));
             case "join" ->
                 new Form(
                     f,
