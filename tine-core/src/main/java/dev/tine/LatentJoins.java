@@ -17,9 +17,10 @@ import java.util.function.Supplier;
  * how much to offer (none of them calls back here). Only running a task (a take-back runs what was
  * left in hand; a join waits, helping) re-enters user code, and so perhaps this file. Owner-only
  * code: every method runs on the worker that owns the scope. A scope's slow paths check the owner
- * ({@link #checkOwner}) before they change anything shared; a push that succeeds without stocking
- * the deque does not look, and the first half throwing on another thread reports that exception
- * without touching the stack.
+ * ({@link #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an
+ * escaped scope's join that comes this way records nothing); a push that succeeds without stocking
+ * the deque does not look (Scope's class comment says what that leaves uncaught), and the first
+ * half throwing on another thread reports that exception without touching the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
  * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
@@ -47,18 +48,17 @@ final class LatentJoins {
    * stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
    */
   static int forkSlow(Scope s, int slot, Object g, long arg, int kind) {
+    checkOwner(s); // before anything is recorded: an escaped scope's join changes nothing
     if (slot < 0) {
       Object item = itemFor(s, g); // may allocate: before any store
       slot = s.tryPushNewFunction(item, arg, kind);
       if (slot < 0) {
-        checkOwner(s);
         slot = s.pushFunction(item, arg, kind); // not counted: see PoolStats
       }
       if (!(s.stock && s.deque.size() == 0)) {
         return slot;
       }
     }
-    checkOwner(s);
     offer(s.worker);
     return slot;
   }

@@ -40,11 +40,16 @@ import java.util.function.LongBinaryOperator;
  * sneakily arrives as itself, as from {@link Task#join()} and the JDK's {@code ForkJoinTask.join}.
  *
  * <p><b>Threads.</b> A scope belongs to one worker thread. Using it from another thread (it escaped
- * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException}. The owner
- * is checked on every slow path: an empty latent stack (so an escaped scope is caught at its first
- * join whenever its owner is not inside a join itself), a promotion, and a second half that is not
- * where its join left it (what concurrent use of one stack leads to). The fast path does not look:
- * that check would cost a thread lookup per join. In a pool with {@code eagerForks(true)} every
+ * into a lambda run elsewhere, a stream, a field) throws {@link IllegalStateException} at the first
+ * of its joins that takes a slow path, before that join records anything: a join on an empty latent
+ * stack (its owner is not inside a join, the usual case: an escaped scope is used after its owner
+ * moved on), a join whose second half is not the function already in its slot (a closure half
+ * always, a method reference the first time at that depth), a promotion, and a second half that is
+ * not where its join left it. Not caught: while the owner is inside a join, joins of method
+ * references that land on slots where the owner's own recursion left the same functions; they run
+ * on the owner's stack, and if both threads join at once, results can be wrong. The fast path does
+ * not look: comparing the thread there made a fork-every scope join about 10% slower (the
+ * latent-forks design note has the measurement). In a pool with {@code eagerForks(true)} every
  * scope join forks eagerly, as {@link Task#fork()} does there.
  *
  * <p><b>Why the join methods repeat themselves.</b> Each argument/result shape has its own copy of

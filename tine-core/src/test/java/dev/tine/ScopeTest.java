@@ -316,6 +316,44 @@ class ScopeTest {
     }
   }
 
+  /**
+   * A join whose second half is a new closure never finds it in a slot, so its push takes the slow
+   * path even while the owner is inside a join: the owner check must come before that push records
+   * anything. Before the check was moved to the top of {@code LatentJoins.forkSlow}, the other
+   * thread's closure half was recorded on the owner's stack and its join ran to the end.
+   */
+  @Test
+  @Timeout(60)
+  void anEscapedScopesClosureJoinThrowsBeforeItRecordsAnything() throws Exception {
+    try (WorkStealingPool pool = pool(1, false)) {
+      AtomicReference<Throwable> seen = new AtomicReference<>();
+      AtomicReference<Long> otherResult = new AtomicReference<>();
+      Scope.IntToLong handsItOver =
+          (s, x) -> {
+            long k = x; // captured: each join below makes new closures
+            Thread t =
+                new Thread(() -> {
+                  try {
+                    otherResult.set(s.joinLong(u -> k, u -> k + 1, Long::sum));
+                  } catch (Throwable e) {
+                    seen.set(e);
+                  }
+                });
+            t.start();
+            while (t.isAlive()) {
+              Thread.onSpinWait(); // RUNNABLE: nothing claims from a running owner
+            }
+            return x;
+          };
+      long r = pool.invoke(s -> s.joinLong(handsItOver, 1, ScopeTest::fib, 15, Long::sum));
+      assertEquals(1 + fibSeq(15), r);
+      assertTrue(
+          seen.get() instanceof IllegalStateException,
+          "got " + seen.get() + ", result " + otherResult.get());
+      assertEquals((Object) fibSeq(22), pool.invoke(s -> fib(s, 22)));
+    }
+  }
+
   @Test
   void aScopeThatEscapesIntoAnotherPoolsWorkerThrows() {
     try (WorkStealingPool a = pool(1, false);
