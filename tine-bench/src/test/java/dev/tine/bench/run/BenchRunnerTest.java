@@ -122,6 +122,18 @@ class BenchRunnerTest {
     assertTrue(verdict.get(0).startsWith("  p=1: ") && verdict.get(1).startsWith("  p=2: "), out);
     for (String l : verdict)
       assertFalse(l.contains("fib-join") || l.contains("fib-scope"), "no rewrite judged: " + l);
+    // the counters count what the forms do: the same call tree, the same forks and joins
+    for (int p : List.of(1, 2)) {
+      TineCounters every = r.find(Programs.all().get("fib-every"), Engine.TINE, p).counters();
+      assertTrue(every.forks() > 0, every.toString());
+      for (String form : List.of("fib-join", "fib-scope")) {
+        Cell c = r.find(Programs.all().get(form), Engine.TINE, p);
+        assertEquals(every.forks(), c.counters().forks(), form + " p=" + p + ": " + c.counters());
+        assertTrue(c.counters().joins() > 0, form + " p=" + p + ": " + c.counters());
+        if (p == 1)
+          assertEquals(c.counters().forks(), c.counters().joins(), "all taken back at p=1");
+      }
+    }
     var records = dev.tine.bench.report.Records.of(r);
     for (var m : records)
       assertEquals(
