@@ -176,10 +176,11 @@ public final class BenchTables {
       BenchResult.GeoMean g = e.getValue();
       out.printf(
           Locale.ROOT,
-          "%s vs jdk, geometric mean over %d %s written the same way on both runtimes: %s%n",
+          "%s vs jdk, geometric mean over %d %s%s: %s%n",
           e.getKey(),
           g.programs(),
           g.programs() == 1 ? "program" : "programs",
+          e.getKey().startsWith("tine") ? " written the same way on both runtimes" : "",
           verdictWords(g.ratio(), e.getKey().startsWith("tine") ? "Tine" : "jdk-builtin"));
     }
     if (!gms.isEmpty()) out.println();
