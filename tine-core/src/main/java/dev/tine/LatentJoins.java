@@ -53,7 +53,7 @@ final class LatentJoins {
       Object item = itemFor(s, g); // may allocate: before any store
       slot = s.tryPushNewFunction(item, arg, kind);
       if (slot < 0) {
-        slot = s.pushFunction(item, arg, kind); // not counted: see PoolStats
+        slot = s.pushFunction(item, arg, kind); // counted there, as every function push
       }
       if (!(s.stock && s.deque.size() == 0)) {
         return slot;
@@ -168,7 +168,11 @@ final class LatentJoins {
    */
   static PromotedJob takeBack(Scope s, int slot) {
     checkOwner(s);
-    return takeBackUnchecked(s, slot);
+    PromotedJob job = takeBackUnchecked(s, slot);
+    if (job != null) {
+      s.functionForksNotTakenBack++; // joined as a task, which counts itself
+    }
+    return job;
   }
 
   private static PromotedJob takeBackUnchecked(Scope s, int slot) {
@@ -203,6 +207,7 @@ final class LatentJoins {
     if (Thread.currentThread() != s.worker) {
       return; // an escaped scope: the first half's exception is the one to report
     }
+    s.functionForksNotTakenBack++; // dropped or waited for quietly: not joined
     PromotedJob job = takeBackUnchecked(s, slot);
     if (job != null) {
       firstHalfThrew(job);

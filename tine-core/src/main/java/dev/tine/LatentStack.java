@@ -70,6 +70,21 @@ class LatentStack extends LatentClaims {
   private int pushes;
 
   /**
+   * Primitive and scope joins' second halves recorded here: every function push, so that a latent
+   * fork counts as a fork. Written by the owner only, with a plain increment (the one count on the
+   * join's fast path: no flag test, no atomic); {@code StatsTable} reads it, slightly stale.
+   */
+  long functionForks;
+
+  /**
+   * Of {@link #functionForks}, the ones their own join did not take back: promoted and joined as a
+   * task (which the task join counts), or dropped because the first half threw. Slow paths only. A
+   * function fork taken back by its join is a join: {@code functionForks -
+   * functionForksNotTakenBack}.
+   */
+  long functionForksNotTakenBack;
+
+  /**
    * Every slot at or above this has never held a function since the last {@link #clearAll}: a bound
    * on where scope pops may have left functions, so that clearing them costs what the recursion
    * used, not the array's capacity. Raised by the function-storing pushes (not the fast push, which
@@ -101,6 +116,7 @@ class LatentStack extends LatentClaims {
   final int pushFunction(Object fn, long arg, int kind) {
     int t = prepare();
     commitFunction(t, fn, arg, kind);
+    functionForks++;
     return t;
   }
 
@@ -123,6 +139,7 @@ class LatentStack extends LatentClaims {
     }
     args[t] = arg;
     top = t + 1;
+    functionForks++;
     return t;
   }
 
@@ -142,6 +159,7 @@ class LatentStack extends LatentClaims {
     }
     pushes++; // counted even if an error stops the commit's call: harmless, rotation comes early
     commitFunction(t, item, arg, kind);
+    functionForks++;
     return t;
   }
 

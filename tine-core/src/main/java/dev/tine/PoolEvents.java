@@ -100,9 +100,10 @@ final class PoolEvents {
     java.util.Arrays.fill(sums, 0L);
     // The table has a slot for every slot of the workers array (it grows first), and a slot counts
     // nothing before its worker is in the array; neither ever shrinks.
-    int slots = pool.workers.length;
+    Worker[] ws = pool.workers;
+    int slots = ws.length;
     for (int i = 0; i < slots; i++) {
-      pool.statsTable.counters(i).read(scratch);
+      pool.statsTable.read(i, ws, scratch);
       for (int k = 0; k < WorkerCounters.COUNT; k++) {
         sums[k] += scratch[k];
       }

@@ -11,20 +11,22 @@ import java.util.List;
  * need {@link WorkStealingPool.Builder#threadContentionMonitoring(boolean)}).
  *
  * <p>Definitions: <b>forks</b> calls of {@code fork()}, latent or eager, and second halves of
- * primitive joins forked eagerly (an {@code eagerForks(true)} pool); <b>localPops</b> tasks a
- * worker took back from its own deque or latent stack outside an inline join; <b>steals</b> tasks
- * taken from another worker's deque; <b>failedSteals</b> sweeps over all deques that found nothing;
- * <b>joins</b> joins by workers of incomplete tasks; <b>joinsHelped</b> of those, the ones whose
- * target was not in the joiner's own deque, so it had to help; <b>joinsBlocked</b> of those, the
- * ones that had to block at least once; <b>parks</b> times a worker went to sleep; <b>idleNanos</b>
- * time spent looking for work; <b>latentForks</b> {@code Task} forks recorded latent;
- * <b>promotions</b> latent forks (tasks, primitive and scope joins' second halves, loop halves)
- * moved to a deque; <b>promotedStolen</b> of those, the ones a thief took; <b>inlineJoins</b> joins
- * of a never-promoted {@code Task} fork, run by a direct call (included in joins and in tasks
- * executed). A primitive or scope join ({@link Tine#joinLong}, {@link Scope}) that is never
- * promoted is not counted anywhere: it costs about a call, and a counter would be a good part of
- * that; <b>claims</b> latent forks taken from a worker that was blocked outside Tine (a latch, a
- * queue, a timed get), which its owner could not promote.
+ * primitive and scope joins ({@link Tine#joinLong}, {@link Scope}), latent or forked eagerly (an
+ * {@code eagerForks(true)} pool); <b>localPops</b> tasks a worker took back from its own deque or
+ * latent stack outside an inline join; <b>steals</b> tasks taken from another worker's deque;
+ * <b>failedSteals</b> sweeps over all deques that found nothing; <b>joins</b> joins by workers of
+ * incomplete tasks, and primitive and scope joins that took their latent second half back (it ran
+ * by a direct call); <b>joinsHelped</b> of those, the ones whose target was not in the joiner's own
+ * deque, so it had to help; <b>joinsBlocked</b> of those, the ones that had to block at least once;
+ * <b>parks</b> times a worker went to sleep; <b>idleNanos</b> time spent looking for work;
+ * <b>latentForks</b> {@code Task} forks recorded latent; <b>promotions</b> latent forks (tasks,
+ * primitive and scope joins' second halves, loop halves) moved to a deque; <b>promotedStolen</b> of
+ * those, the ones a thief took; <b>inlineJoins</b> joins of a never-promoted {@code Task} fork, run
+ * by a direct call (included in joins and in tasks executed). A primitive or scope join costs about
+ * a call, so its counts are one plain increment of its worker's own field on the fast path (the
+ * fork) and slow-path counts of the halves not taken back (counted even with the counters off,
+ * reported only with them on); <b>claims</b> latent forks taken from a worker that was blocked
+ * outside Tine (a latch, a queue, a timed get), which its owner could not promote.
  */
 public final class PoolStats {
   private final String poolName;
@@ -91,8 +93,8 @@ public final class PoolStats {
   }
 
   /**
-   * {@return calls of {@code fork()}, latent or eager, and eagerly forked second halves of
-   * primitive joins, summed over the workers}
+   * {@return calls of {@code fork()}, latent or eager, and second halves of primitive and scope
+   * joins, latent or eager, summed over the workers}
    */
   public long forks() {
     return totals[WorkerCounters.FORKS];
@@ -116,7 +118,10 @@ public final class PoolStats {
     return totals[WorkerCounters.FAILED_STEALS];
   }
 
-  /** {@return joins of incomplete tasks by workers, summed over the workers} */
+  /**
+   * {@return joins of incomplete tasks by workers, and primitive and scope joins that took their
+   * second half back, summed over the workers}
+   */
   public long joins() {
     return totals[WorkerCounters.JOINS];
   }
@@ -324,8 +329,8 @@ public final class PoolStats {
     }
 
     /**
-     * {@return calls of {@code fork()}, latent or eager, and eagerly forked second halves of
-     * primitive joins, by this worker}
+     * {@return calls of {@code fork()}, latent or eager, and second halves of primitive and scope
+     * joins, latent or eager, by this worker}
      */
     public long forks() {
       return c[WorkerCounters.FORKS];
@@ -349,7 +354,10 @@ public final class PoolStats {
       return c[WorkerCounters.FAILED_STEALS];
     }
 
-    /** {@return joins of incomplete tasks by workers, by this worker} */
+    /**
+     * {@return joins of incomplete tasks by workers, and primitive and scope joins that took their
+     * second half back, by this worker}
+     */
     public long joins() {
       return c[WorkerCounters.JOINS];
     }

@@ -70,12 +70,29 @@ final class StatsTable {
     return slot < exitedCpuNanos.length ? exitedCpuNanos[slot] : 0L;
   }
 
+  /**
+   * Slot {@code slot}'s counters into {@code out}, with the join counts that its live worker {@code
+   * w} (null if none) keeps in its latent stack: a latent primitive or scope fork is a fork, and
+   * one taken back by its join a join. During a worker's exit a reading may count its joins twice
+   * for an instant (they move to the slot before the worker leaves the array).
+   */
+  void read(int slot, Worker[] ws, long[] out) {
+    counters[slot].read(out); // its acquire fence covers the reads below
+    Worker w = slot < ws.length ? ws[slot] : null;
+    if (w != null && w.recordStats) {
+      LatentStack s = w.latent;
+      long forks = s.functionForks;
+      out[WorkerCounters.FORKS] += forks;
+      out[WorkerCounters.JOINS] += forks - s.functionForksNotTakenBack;
+    }
+  }
+
   /** Makes the next snapshot count from now. */
-  void reset() {
+  void reset(Worker[] ws) {
     WorkerCounters[] cs = counters;
     long[][] now = new long[cs.length][WorkerCounters.COUNT];
     for (int i = 0; i < cs.length; i++) {
-      cs[i].read(now[i]);
+      read(i, ws, now[i]);
     }
     synchronized (this) {
       baseline = now;
@@ -88,7 +105,7 @@ final class StatsTable {
     int slots = cs.length;
     long[][] now = new long[slots][WorkerCounters.COUNT];
     for (int i = 0; i < slots; i++) {
-      cs[i].read(now[i]);
+      read(i, ws, now[i]);
     }
     long[][] base;
     synchronized (this) {

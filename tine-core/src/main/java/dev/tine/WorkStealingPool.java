@@ -769,7 +769,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** Makes the next {@link #stats()} count from now. */
   public void resetStats() {
-    statsTable.reset();
+    statsTable.reset(workers);
   }
 
   @Override

@@ -144,6 +144,11 @@ final class WorkerSlots {
     p.statsTable.recordExitedCpu(w.index); // on the exiting thread itself
     synchronized (p.lock) {
       Worker[] ws = p.workers;
+      if (w.recordStats) { // its join counts move to the slot (the counters' owner: plain writes)
+        w.counters.retiredFunctionForks += w.latent.functionForks;
+        w.counters.retiredFunctionJoins +=
+            w.latent.functionForks - w.latent.functionForksNotTakenBack;
+      }
       if (ws[w.index] == w) {
         Worker[] next = ws.clone();
         next[w.index] = null;

@@ -14,6 +14,17 @@ public interface Program {
    */
   Workload workload(Size size, Map<String, String> overrides);
 
+  /**
+   * For a program whose Tine version is rewritten with a Tine-only API ({@code Tine.joinLong}, a
+   * {@code Scope} join) while its JDK version is another suite program's: that program's name. Null
+   * (the default) for a program written the same way on both runtimes. The bench's headline
+   * compares only the latter: a rewrite is reported on its own line, so that one JDK program is not
+   * counted once per Tine form.
+   */
+  default String rewriteOf() {
+    return null;
+  }
+
   static int intParam(Map<String, String> o, String key, int dflt) {
     String v = o.get(key);
     if (v == null) {

@@ -48,7 +48,10 @@ public final class WorkerCounters {
   public long parks;
   public long idleNanos;
 
-  /** {@code Task} forks recorded latent (unpromoted primitive and scope joins are not counted). */
+  /**
+   * {@code Task} forks recorded latent (primitive and scope joins' latent halves are counted in
+   * their worker's latent stack, and reported among all forks).
+   */
   public long latentForks;
 
   /** Latent entries moved to the deque. */
@@ -66,6 +69,13 @@ public final class WorkerCounters {
   /** Latent forks taken from a worker that was blocked outside Tine (see LatentStack). */
   public long claims;
 
+  /**
+   * Primitive and scope joins of the workers that have left this slot: second halves recorded
+   * latent, and those taken back by their own join. A live worker keeps its own in its latent
+   * stack, where the join's fast path counts them; the pool's stats table adds those in.
+   */
+  public long retiredFunctionForks, retiredFunctionJoins;
+
   @SuppressWarnings("unused")
   private long p10, p11, p12, p13, p14, p15, p16, p17, p18, p19, p1a, p1b, p1c, p1d, p1e, p1f;
 
@@ -73,11 +83,11 @@ public final class WorkerCounters {
   public void read(long[] out) {
     VarHandle.acquireFence();
     out[EXECUTED] = executed + inlineJoins;
-    out[FORKS] = forks + latentForks;
+    out[FORKS] = forks + latentForks + retiredFunctionForks;
     out[LOCAL_POPS] = localPops;
     out[STEALS] = steals;
     out[FAILED_STEALS] = failedSteals;
-    out[JOINS] = joins + inlineJoins;
+    out[JOINS] = joins + inlineJoins + retiredFunctionJoins;
     out[JOINS_HELPED] = joinsHelped;
     out[JOINS_BLOCKED] = joinsBlocked;
     out[PARKS] = parks;

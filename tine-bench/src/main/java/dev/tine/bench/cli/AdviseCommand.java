@@ -18,6 +18,13 @@ import picocli.CommandLine.Spec;
     name = "advise",
     header = "Recommends a thread-pool size from figures or a saved snapshot, with the reasoning.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {
+      ExitCodes.DONE,
+      ExitCodes.FAILED,
+      ExitCodes.BAD_INPUT,
+      ExitCodes.NO_SIZE_FITS_LINE
+    },
     description = {
       "Recommends a thread-pool size and shows the reasoning: Little's law, M/M/c (Erlang C) wait "
           + "percentiles, Goetz's N = Ncpu*U*(1+W/C), and a CPU-capacity check. Give the figures "
@@ -127,6 +134,11 @@ final class AdviseCommand implements Callable<Integer> {
                     maxWaitMs != null ? maxWaitMs : PoolSizeAdvisor.defaultMaxWaitMs(serviceMs),
                     maxPoolSize));
       }
+    } catch (PoolSizeAdvisor.NoSizeFits e) {
+      // a valid question without an answer is not a usage error: its own exit code
+      spec.commandLine().getErr().println("tine advise: no pool size fits: " + e.getMessage());
+      spec.commandLine().getErr().flush();
+      return ExitCodes.NO_SIZE_FITS;
     } catch (IllegalArgumentException e) {
       throw Check.bad(spec, e.getMessage());
     }

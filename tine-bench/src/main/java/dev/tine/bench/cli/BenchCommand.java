@@ -36,6 +36,8 @@ import picocli.CommandLine.Spec;
     header =
         "Runs the benchmark suite, or named programs: sequential, Tine and the JDK side by side.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.WRONG_RESULT, ExitCodes.BAD_INPUT},
     description = {
       "Runs benchmark programs on sequential code, Tine, the JDK's ForkJoinPool and the JDK's ready-made parallel "
           + "forms in one JVM, with warm-up, interleaved rounds, medians and a 95%% interval on every ratio, beside the "

@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     name = "compare",
     header = "Compares two saved bench runs cell by cell, as benchstat does.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "Compares two saved bench runs (tine bench --json FILE), as benchstat does: for each cell in "
           + "both, the change of its median time with a 95%% interval, flagged SLOWER or FASTER only when "

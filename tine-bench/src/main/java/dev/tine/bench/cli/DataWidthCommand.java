@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
     name = "data-width",
     header = "The same sort over byte, short, int and long data (Lea's paper §4.3).",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "Lea's paper §4.3 (Lea fig. 4-5): the same sort over byte, short, int and long data holding values "
           + "0..255. Cilksort sequentially and on Tine at each thread count, in interleaved rounds; prints "

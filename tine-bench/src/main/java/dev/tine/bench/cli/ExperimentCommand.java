@@ -13,6 +13,8 @@ import picocli.CommandLine.Spec;
     name = "experiment",
     header = "Runs an experiment from the source documents on this machine.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description =
         "Runs one of the experiments of the source documents (Lea's paper, Pepperdine's article and others) on this machine (thread-pool ones on loopback TCP only).",
     subcommands = {

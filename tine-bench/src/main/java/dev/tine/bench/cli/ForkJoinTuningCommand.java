@@ -16,6 +16,8 @@ import picocli.CommandLine.Spec;
     name = "fork-join-tuning",
     header = "Forking at every step vs throttled forks, JDK and Tine (the fork/join tuning study).",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "The fork/join tuning study: fib(40) and quicksort of 2M ints, programs 1 (sequential), 2 (fork at every step)",
       "and 3 (forks throttled by an atomic counter) at multiplicity 1, 2, 4 and 8 on the JDK's",

@@ -22,6 +22,8 @@ import picocli.CommandLine.Spec;
     name = "gc",
     header = "How the collector and the young generation's size shape speedup (Lea's paper §4.2).",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "Lea's paper §4.2 (Lea fig. 4-4): how the heap shapes speedup. Fork-every fib and Lea's fib "
           + "(threshold 13) on Tine and the JDK at each thread count, in child JVMs, under each collector "

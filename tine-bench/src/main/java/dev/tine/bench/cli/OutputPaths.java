@@ -49,14 +49,27 @@ final class OutputPaths {
     if (f != null) file(spec, option, new File(f));
   }
 
-  /** A directory {@code option} will fill: created now if missing, and probed with a file. */
+  /**
+   * A directory {@code option} will fill: created now if missing (its parent must exist, as for a
+   * file: a typo must not build a tree of directories), and probed with a file.
+   */
   static void directory(CommandSpec spec, String option, File d) {
     if (d == null) return;
     Path p = d.toPath().toAbsolutePath();
     if (Files.exists(p) && !Files.isDirectory(p))
       throw Check.bad(spec, option + " " + d + " is a file, not a directory");
+    Path parent = p.getParent();
+    if (!Files.exists(p) && parent != null && !Files.isDirectory(parent))
+      throw Check.bad(
+          spec,
+          option
+              + " "
+              + d
+              + ": "
+              + (Files.exists(parent) ? "not a directory: " : "no such directory: ")
+              + parent);
     try {
-      Files.createDirectories(p);
+      Files.createDirectories(p); // at most the last level: its parent exists
       Path probe = Files.createTempFile(p, ".tine-probe", ".tmp");
       Files.delete(probe);
     } catch (IOException | SecurityException e) {

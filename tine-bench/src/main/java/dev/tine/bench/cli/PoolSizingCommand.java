@@ -23,6 +23,8 @@ import picocli.CommandLine.Spec;
     header =
         "Clients x pool sizes on a measured server, with the advisor's size (Pepperdine's article).",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "Pepperdine's article: a loopback server whose requests compute (sqrt(2) to many digits) or sleep (an",
       "external call), on a MeasuredExecutor; 1 and 10 closed-loop clients x pool sizes 1, 4, 8",

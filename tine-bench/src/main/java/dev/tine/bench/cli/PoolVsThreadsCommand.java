@@ -16,6 +16,8 @@ import picocli.CommandLine.Spec;
     header =
         "Sequential vs a thread per task vs pools vs virtual threads (the thread-pool blog post).",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "The thread-pool blog post: a loopback server sends N random ints 1..10; each becomes a sleep of that many ms,",
       "run sequentially, by a thread per task, by the blog post's ThreadPoolExecutor, fixed and cached",

@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     name = "report",
     header = "Writes the HTML report of a saved bench run.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "Writes the HTML report of a saved bench run (tine bench --json FILE), as 'tine bench --report' "
           + "does; with --include, the sections of saved experiment runs (tine experiment gc|data-width "

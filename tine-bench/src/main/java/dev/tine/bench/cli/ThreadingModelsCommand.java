@@ -17,6 +17,8 @@ import picocli.CommandLine.Spec;
     name = "threading-models",
     header = "Platform (1:1) vs virtual (M:N) threads: throughput, fairness, memory.",
     mixinStandardHelpOptions = true,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description = {
       "The Solaris threading document's experiment on today's JVM: platform threads (1:1) vs virtual threads (M:N), 400 and 2000 "
           + "threads each repeating equal units of CPU work, then of blocking work (1 ms sleeps): "

@@ -14,7 +14,9 @@ import picocli.CommandLine.Spec;
 @Command(
     name = "tine",
     mixinStandardHelpOptions = true,
-    version = "tine 0.1.0",
+    versionProvider = TineCli.Version.class,
+    exitCodeListHeading = ExitCodes.HEADING,
+    exitCodeList = {ExitCodes.DONE, ExitCodes.FAILED, ExitCodes.BAD_INPUT},
     description =
         "Tine: a work-stealing fork/join runtime, a thread pool that measures itself, and an agent that"
             + " measures the pools of a running JVM; with benchmarks and experiments.",
@@ -44,6 +46,34 @@ public final class TineCli implements Runnable {
     System.exit(commandLine().execute(args));
   }
 
+  /** Lists the exit codes of a command from the agent module, unless it lists its own. */
+  private static void exitCodes(CommandLine c, java.util.Map<String, String> codes) {
+    if (c != null && c.getCommandSpec().usageMessage().exitCodeList().isEmpty())
+      c.getCommandSpec().usageMessage().exitCodeListHeading(ExitCodes.HEADING).exitCodeList(codes);
+  }
+
+  /**
+   * The version the build stamped into {@code version.properties} (resource filtering), so that
+   * {@code --version} names the artifacts' version, SNAPSHOT included.
+   */
+  static final class Version implements CommandLine.IVersionProvider {
+    static String version() {
+      java.util.Properties p = new java.util.Properties();
+      try (java.io.InputStream in = TineCli.class.getResourceAsStream("version.properties")) {
+        if (in != null) p.load(in);
+      } catch (java.io.IOException e) {
+        // unreadable: "unknown" below
+      }
+      String v = p.getProperty("version", "");
+      return v.isEmpty() || v.startsWith("${") ? "unknown (not built by Maven)" : v;
+    }
+
+    @Override
+    public String[] getVersion() {
+      return new String[] {"tine " + version()};
+    }
+  }
+
   private static void summary(CommandLine c, String header) {
     if (c != null && c.getCommandSpec().usageMessage().header().length == 0)
       c.getCommandSpec().usageMessage().header(header);
@@ -64,6 +94,10 @@ public final class TineCli implements Runnable {
     summary(
         cl.getSubcommands().get("experiment").getSubcommands().get("attach-experiment"),
         "Pepperdine's experiments on an unmodified server, measured by the agent.");
+    exitCodes(cl.getSubcommands().get("top"), ExitCodes.top());
+    exitCodes(
+        cl.getSubcommands().get("experiment").getSubcommands().get("attach-experiment"),
+        ExitCodes.standard());
     cl.setParameterExceptionHandler((ex, a) -> {
       CommandLine c = ex.getCommandLine();
       PrintWriter err = c.getErr();

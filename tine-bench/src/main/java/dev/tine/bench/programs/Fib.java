@@ -215,6 +215,11 @@ public final class Fib {
     }
 
     @Override
+    public String rewriteOf() {
+      return "fib-every";
+    }
+
+    @Override
     public String description() {
       return "Fibonacci joining every call with Tine.joinLong (JDK: the fork/join tuning study's program 2)";
     }

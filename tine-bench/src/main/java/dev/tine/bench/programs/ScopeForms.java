@@ -32,6 +32,11 @@ public final class ScopeForms {
     }
 
     @Override
+    public String rewriteOf() {
+      return "fib-every";
+    }
+
+    @Override
     public String description() {
       return "Fibonacci joining every call with Scope.joinLong (JDK: the fork/join tuning study's program 2)";
     }
@@ -66,6 +71,11 @@ public final class ScopeForms {
     @Override
     public String name() {
       return "quicksort-scope";
+    }
+
+    @Override
+    public String rewriteOf() {
+      return "quicksort";
     }
 
     @Override
@@ -147,6 +157,11 @@ public final class ScopeForms {
     @Override
     public String name() {
       return "integrate-scope";
+    }
+
+    @Override
+    public String rewriteOf() {
+      return "integrate";
     }
 
     @Override

@@ -59,11 +59,14 @@ public final class BenchTables {
       printProgram(r, e.getKey(), e.getValue(), out);
     }
     printGeometricMeans(r, out);
+    printRewrites(r, out);
     printVerdict(r, out);
     out.println(
         "x seq: time / sequential time in the same round, median over rounds (lower is better), and its 95%");
     out.println(
-        "  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling;");
+        "  interval (bootstrap over the rounds); speedup: 1 / x seq; %ceiling: speedup / the n-thread ceiling");
+    out.println(
+        "  (n/a for jdk-builtin: it runs another algorithm than the sequential code, so its speedup is not scaling);");
     out.println(
         "vs jdk: time / the JDK ForkJoinPool's time at the same threads in the same round, median and interval;");
     out.println(
@@ -102,10 +105,14 @@ public final class BenchTables {
       boolean seq = c.engine == Engine.SEQ;
       String speed = seq ? "" : fmt(1 / xSeq.value());
       double ceil = r.ceilingMedian(c.threads);
+      // jdk-builtin runs another algorithm than the sequential code (Arrays.parallelSort against a
+      // quicksort): its speedup measures the algorithm too, so a share of the ceiling means nothing
       String pctCeil =
-          c.threads >= 2 && !seq && xSeq.known() && Double.isFinite(ceil)
-              ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq.value()) / ceil)
-              : "";
+          c.engine == Engine.JDK_BUILTIN && c.threads >= 2
+              ? "n/a"
+              : c.threads >= 2 && !seq && xSeq.known() && Double.isFinite(ceil)
+                  ? String.format(Locale.ROOT, "%.0f%%", 100 * (1 / xSeq.value()) / ceil)
+                  : "";
       int runs = Math.max(1, c.runs());
       TineCounters k = c.counters().perRun(runs);
       String forks = c.engine.countsTasks() ? Long.toString(k.forks()) : "";
@@ -159,20 +166,53 @@ public final class BenchTables {
     out.println();
   }
 
-  /** One line per (engine, threads) compared with the JDK: the geometric mean over programs. */
+  /**
+   * One line per (engine, threads) compared with the JDK: the geometric mean over the programs
+   * written the same way on both runtimes (the headline; rewrites are on their own lines).
+   */
   private static void printGeometricMeans(BenchResult r, PrintStream out) {
     Map<String, BenchResult.GeoMean> gms = r.geometricMeansVsJdk();
     for (Map.Entry<String, BenchResult.GeoMean> e : gms.entrySet()) {
       BenchResult.GeoMean g = e.getValue();
       out.printf(
           Locale.ROOT,
-          "%s vs jdk, geometric mean over %d %s: %s%n",
+          "%s vs jdk, geometric mean over %d %s%s: %s%n",
           e.getKey(),
           g.programs(),
           g.programs() == 1 ? "program" : "programs",
+          e.getKey().startsWith("tine") ? " written the same way on both runtimes" : "",
           verdictWords(g.ratio(), e.getKey().startsWith("tine") ? "Tine" : "jdk-builtin"));
     }
     if (!gms.isEmpty()) out.println();
+  }
+
+  /**
+   * Tine's own forms: programs whose Tine side is rewritten with a Tine-only API. Each against its
+   * own sequential code, and against the JDK program of the same shape, labelled as a rewrite: no
+   * geometric mean, since several of them share one JDK program.
+   */
+  private static void printRewrites(BenchResult r, PrintStream out) {
+    List<String> lines = new ArrayList<>();
+    for (Cell c : r.cells()) {
+      if (c.engine != Engine.TINE || BenchResult.likeForLike(c)) continue;
+      Ratio xSeq = r.xSeq(c), vsJdk = r.vsJdk(c);
+      if (!xSeq.known() && !vsJdk.known()) continue;
+      lines.add(
+          String.format(
+              Locale.ROOT,
+              "  %s p=%d: x seq %s; vs the JDK's %s program (a rewrite, not like for like) %s",
+              c.program.name(),
+              c.threads,
+              xSeq.known() ? withInterval(xSeq) : "-",
+              c.program.rewriteOf(),
+              vsJdk.known() ? withInterval(vsJdk) : "-"));
+    }
+    if (lines.isEmpty()) return;
+    out.println(
+        "Tine's own forms (the Tine side rewritten with a Tine-only API; the JDK side is another"
+            + " program's, so they stay out of the geometric mean and the verdict):");
+    for (String l : lines) out.println(l);
+    out.println();
   }
 
   /**
@@ -182,16 +222,18 @@ public final class BenchTables {
   private static void printVerdict(BenchResult r, PrintStream out) {
     TreeSet<Integer> threads = new TreeSet<>();
     for (Cell c : r.cells())
-      if (c.engine == Engine.TINE && r.vsJdk(c).known()) threads.add(c.threads);
+      if (c.engine == Engine.TINE && BenchResult.likeForLike(c) && r.vsJdk(c).known())
+        threads.add(c.threads);
     if (threads.isEmpty()) return;
     out.println(
-        "verdict, Tine / JDK ForkJoinPool time (95% interval below 1: Tine faster; above: slower):");
+        "verdict at every thread count, Tine / JDK ForkJoinPool time, programs written the same way"
+            + " (95% interval below 1: Tine faster; above: slower):");
     for (int t : threads) {
       List<String> faster = new ArrayList<>(),
           slower = new ArrayList<>(),
           unclear = new ArrayList<>();
       for (Cell c : r.cells()) {
-        if (c.engine != Engine.TINE || c.threads != t) continue;
+        if (c.engine != Engine.TINE || c.threads != t || !BenchResult.likeForLike(c)) continue;
         Ratio x = r.vsJdk(c);
         if (!x.known()) continue;
         String item = c.program.name() + " " + fmt(x.value());
@@ -204,7 +246,7 @@ public final class BenchTables {
           "  p=%d: faster on %s; slower on %s; no clear difference on %s%n",
           t,
           list(faster),
-          list(slower),
+          slower.isEmpty() ? "none (no program's 95% interval lies above 1.0)" : list(slower),
           list(unclear));
     }
     out.println();

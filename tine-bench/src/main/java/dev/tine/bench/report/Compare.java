@@ -23,7 +23,10 @@ import java.util.Map;
  * #MIN_SEQ_CELLS} sequential cells, each round's times are first divided by that round's speed
  * index (the geometric mean of the round's sequential times; sequential code does not depend on
  * Tine's build), and the flag reads the change of these box-relative times. The raw time change and
- * the index's own change are printed beside it.
+ * the index's own change are printed beside it. A smaller run (such as {@code tine bench fib sort})
+ * divides each cell by its own program's sequential cell in the same round instead, so that a box
+ * that slowed down does not flag every cell, the sequential ones included; those then are the
+ * index, and are not flagged.
  */
 public final class Compare {
   private Compare() {}
@@ -40,7 +43,20 @@ public final class Compare {
   /** The chance that a comparison of two runs of the same build flags any cell at all. */
   public static final double FAMILY_ALPHA = 0.05;
 
-  /** One matched cell. */
+  /** What each cell's times were divided by, round by round, before the flag read them. */
+  public enum Index {
+    /** The geometric mean of the round's sequential times, over all programs. */
+    RUN,
+    /** The round's time of the cell's own program's sequential cell. */
+    PROGRAM,
+    /** Nothing: raw times. */
+    NONE
+  }
+
+  /**
+   * One matched cell; {@code p} is the Mann-Whitney p of the (index-relative) times and {@code
+   * holmP} that p adjusted by Holm over all the cells compared: the one the flag reads.
+   */
   public record Row(
       String program,
       String runtime,
@@ -50,6 +66,7 @@ public final class Compare {
       Ratio timeChange,
       Ratio change,
       double p,
+      double holmP,
       Verdict verdict) {
     public String label() {
       return "seq".equals(runtime) ? "seq" : runtime + " p=" + threads;
@@ -58,11 +75,14 @@ public final class Compare {
 
   /**
    * The comparison of {@code now} against {@code base}: matched rows, cells found in one run only,
-   * the change of the box's speed index (NONE without one), and whether the flags read box-relative
-   * times.
+   * the change of the run-wide speed index (NONE without one), and which index the flags read.
    */
-  public record Result(
-      List<Row> rows, int onlyInBase, int onlyNow, Ratio boxChange, boolean boxRelative) {
+  public record Result(List<Row> rows, int onlyInBase, int onlyNow, Ratio boxChange, Index index) {
+    /** True if the flags read times relative to an index (run-wide or per program). */
+    public boolean boxRelative() {
+      return index != Index.NONE;
+    }
+
     public List<Row> flagged() {
       return rows.stream().filter(r -> r.verdict() != Verdict.SAME).toList();
     }
@@ -126,7 +146,8 @@ public final class Compare {
     Map<String, Map<String, Object>> baseByKey = new LinkedHashMap<>();
     for (Map<String, Object> m : base) baseByKey.put(key(m), m);
     double[] ib = speedIndex(base), in = speedIndex(now);
-    boolean boxRelative = ib != null && in != null;
+    boolean runIndex = ib != null && in != null;
+    boolean programIndex = false;
     record Pending(
         Map<String, Object> now, Map<String, Object> base, Ratio time, Ratio change, double p) {}
     List<Pending> pending = new ArrayList<>();
@@ -134,8 +155,21 @@ public final class Compare {
       Map<String, Object> b = baseByKey.get(key(n));
       if (b == null) continue;
       double[] tn = times(n), tb = times(b);
-      boolean relative = boxRelative && tn.length == in.length && tb.length == ib.length;
-      double[] xn = relative ? divide(tn, in) : tn, xb = relative ? divide(tb, ib) : tb;
+      double[] jn = in, jb = ib;
+      if (!runIndex) { // a small run: the program's own sequential cell, round by round
+        Map<String, Object> sn = seqOf(now, n), sb = seqOf(base, b);
+        jn = sn == null ? null : times(sn);
+        jb = sb == null ? null : times(sb);
+      }
+      boolean relative =
+          jn != null
+              && jb != null
+              && tn.length > 1
+              && tb.length > 1
+              && tn.length == jn.length
+              && tb.length == jb.length;
+      if (relative && !runIndex) programIndex = true;
+      double[] xn = relative ? divide(tn, jn) : tn, xb = relative ? divide(tb, jb) : tb;
       pending.add(
           new Pending(
               n,
@@ -144,11 +178,13 @@ public final class Compare {
               Bootstrap.unpairedRatio(xn, xb),
               MannWhitney.twoSidedP(xn, xb)));
     }
-    boolean[] reject =
-        MannWhitney.holm(pending.stream().mapToDouble(Pending::p).toArray(), FAMILY_ALPHA);
+    double[] holmP = MannWhitney.holmAdjusted(pending.stream().mapToDouble(Pending::p).toArray());
     List<Row> rows = new ArrayList<>();
     for (int i = 0; i < pending.size(); i++) {
       Pending q = pending.get(i);
+      // the program's own sequential cell is the index when it divided the others: its ratio to
+      // itself is 1 in every round, so it says nothing to flag
+      boolean isIndex = !runIndex && "seq".equals(q.now().get("runtime"));
       rows.add(
           new Row(
               (String) q.now().get("program"),
@@ -158,12 +194,28 @@ public final class Compare {
               num(q.now().get("median_ms")),
               q.time(),
               q.change(),
-              q.p(),
-              verdict(reject[i], q.change(), minChange)));
+              isIndex && programIndex ? Double.NaN : q.p(),
+              isIndex && programIndex ? Double.NaN : holmP[i],
+              isIndex && programIndex
+                  ? Verdict.SAME
+                  : verdict(holmP[i] <= FAMILY_ALPHA, q.change(), minChange)));
     }
     int matched = rows.size();
-    Ratio box = boxRelative ? Bootstrap.unpairedRatio(in, ib) : Ratio.NONE;
-    return new Result(rows, base.size() - matched, now.size() - matched, box, boxRelative);
+    Ratio box = runIndex ? Bootstrap.unpairedRatio(in, ib) : Ratio.NONE;
+    Index index = runIndex ? Index.RUN : programIndex ? Index.PROGRAM : Index.NONE;
+    return new Result(rows, base.size() - matched, now.size() - matched, box, index);
+  }
+
+  /** The sequential cell of {@code m}'s program (same parameters and size) in {@code run}. */
+  static Map<String, Object> seqOf(List<Map<String, Object>> run, Map<String, Object> m) {
+    for (Map<String, Object> x : run) {
+      if ("seq".equals(x.get("runtime"))
+          && String.valueOf(x.get("program")).equals(String.valueOf(m.get("program")))
+          && String.valueOf(x.get("parameters")).equals(String.valueOf(m.get("parameters")))
+          && String.valueOf(x.get("size")).equals(String.valueOf(m.get("size")))
+          && x.get("times_ms") instanceof List<?>) return x;
+    }
+    return null;
   }
 
   static double[] divide(double[] a, double[] b) {
@@ -203,7 +255,12 @@ public final class Compare {
           res.onlyNow());
     }
     out.println();
-    String flagged = res.boxRelative() ? "change vs box [95% CI]" : "time change [95% CI]";
+    String changeColumn =
+        switch (res.index()) {
+          case RUN -> "change vs box [95% CI]";
+          case PROGRAM -> "change vs own seq [95% CI]";
+          case NONE -> "time change [95% CI]";
+        };
     out.printf(
         Locale.ROOT,
         "  %-14s %-17s %9s %9s  %-30s %-7s %8s  %s%n",
@@ -211,17 +268,20 @@ public final class Compare {
         "runtime",
         "base ms",
         "now ms",
-        flagged,
-        "",
-        "p",
+        changeColumn,
+        "flag",
+        "Holm p",
         res.boxRelative() ? "time change" : "");
     for (Row r : res.rows()) {
+      boolean isIndex = res.index() == Index.PROGRAM && "seq".equals(r.runtime());
       String v =
-          switch (r.verdict()) {
-            case SLOWER -> "SLOWER";
-            case FASTER -> "FASTER";
-            case SAME -> "~";
-          };
+          isIndex
+              ? "index"
+              : switch (r.verdict()) {
+                case SLOWER -> "SLOWER";
+                case FASTER -> "FASTER";
+                case SAME -> "~";
+              };
       out.printf(
           Locale.ROOT,
           "  %-14s %-17s %9.1f %9.1f  %-30s %-7s %8s  %s%n",
@@ -229,11 +289,9 @@ public final class Compare {
           r.label(),
           r.baseMs(),
           r.newMs(),
-          pct(r.change()),
+          isIndex ? "(the index)" : pct(r.change()),
           v,
-          Double.isNaN(r.p())
-              ? ""
-              : r.p() < 1e-4 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", r.p()),
+          pValue(r.holmP()),
           res.boxRelative() ? pct(r.timeChange().value()) : "");
     }
     List<Row> f = res.flagged();
@@ -244,33 +302,55 @@ public final class Compare {
         slower,
         f.size() - slower,
         res.rows().size() - f.size());
+    out.println("columns:");
+    out.println("  base ms, now ms: the cell's median time in the base run and in this one;");
+    switch (res.index()) {
+      case RUN -> {
+        out.println(
+            "  change vs box: each round's times over that round's speed index (the geometric mean of"
+                + " the round's");
+        out.println(
+            "    sequential times), median now / in the base run: this cancels the box's speed, which"
+                + " moves between");
+        out.printf(
+            Locale.ROOT,
+            "    rounds and runs on a shared machine (the index itself changed %s);%n",
+            pct(res.boxChange()));
+      }
+      case PROGRAM -> {
+        out.println(
+            "  change vs own seq: each round's times over the same round's time of the program's"
+                + " sequential cell");
+        out.println(
+            "    (too few programs for a run-wide index), median now / in the base run: this cancels"
+                + " the box's speed;");
+        out.println(
+            "    the seq rows are that index, so they are not flagged (their time change shows the"
+                + " box's);");
+      }
+      case NONE -> {
+        out.println(
+            "  time change: median time now / in the base run (no per-round index: no sequential"
+                + " cells with times);");
+      }
+    }
+    out.println("    [95% CI]: each run's rounds resampled on their own (seeded);");
     out.printf(
         Locale.ROOT,
-        "flagged: the Mann-Whitney p, corrected by Holm over these %d cells, is below %.2f (two runs"
-            + " of one build flag any cell at most %.0f%% of the time) and the change is at least %.0f%%; else ~.%n",
-        res.rows().size(),
+        "  flag: SLOWER or FASTER when Holm p is at most %.2f and the change is at least %.0f%%; else ~%n",
         FAMILY_ALPHA,
-        100 * FAMILY_ALPHA,
         100 * minChange);
-    if (res.boxRelative()) {
-      out.printf(
-          Locale.ROOT,
-          "box speed index (geometric mean of each round's sequential times): %s%n",
-          pct(res.boxChange()));
-      out.println(
-          "change vs box: each round's times over that round's speed index, median now / in the base run,");
-      out.println(
-          "  each run's rounds resampled on their own (seeded); this cancels the box's speed, which moves");
-      out.println(
-          "  between rounds and runs on a shared machine. time change: the raw median times' change.");
-    } else {
-      out.println(
-          "time change: median time now / in the base run, each run's rounds resampled on their own (seeded).");
-      out.println(
-          "  (no per-round speed index: a run has fewer than "
-              + MIN_SEQ_CELLS
-              + " sequential cells with times)");
-    }
+    out.printf(
+        Locale.ROOT,
+        "  Holm p: the Mann-Whitney p of the two runs' rounds, adjusted by Holm over these %d cells,"
+            + " so that two runs of one build flag any cell at most %.0f%% of the time;%n",
+        res.rows().size(),
+        100 * FAMILY_ALPHA);
+    if (res.boxRelative()) out.println("  time change: the raw median times' change.");
+  }
+
+  static String pValue(double p) {
+    return Double.isNaN(p) ? "" : p < 1e-4 ? "<0.0001" : String.format(Locale.ROOT, "%.4f", p);
   }
 
   static String pct(double ratio) {

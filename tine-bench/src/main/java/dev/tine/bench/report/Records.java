@@ -38,6 +38,8 @@ public final class Records {
       Map<String, Object> m = new LinkedHashMap<>();
       m.put("program", c.program.name());
       m.put("parameters", c.workload.parameters());
+      // a Tine-only rewrite: vs_jdk divides by that program's JDK version (not like for like)
+      if (c.program.rewriteOf() != null) m.put("rewrite_of", c.program.rewriteOf());
       m.put("runtime", c.engine.id);
       m.put("threads", c.threads);
       m.put("size", r.size().id());

@@ -85,12 +85,23 @@ public record BenchResult(
   }
 
   /**
-   * Per (engine label, e.g. "tine p=2"): the geometric mean over programs of the cell's paired
-   * ratio to the JDK, rounds resampled jointly. Only engines compared with the JDK appear.
+   * True if {@code c}'s program is written the same way on both runtimes; false for a rewrite with
+   * a Tine-only API ({@link Program#rewriteOf()}), whose JDK twin is another program's JDK version.
+   */
+  public static boolean likeForLike(Cell c) {
+    return c.program.rewriteOf() == null;
+  }
+
+  /**
+   * Per (engine label, e.g. "tine p=2"): the geometric mean over the programs written the same way
+   * on both runtimes ({@link #likeForLike}) of the cell's paired ratio to the JDK, rounds resampled
+   * jointly. Only engines compared with the JDK appear. Rewrites are left out: each would divide by
+   * a JDK program already counted under its own name.
    */
   public Map<String, GeoMean> geometricMeansVsJdk() {
     Map<String, List<Cell[]>> pairs = new TreeMap<>();
     for (Cell c : cells) {
+      if (!likeForLike(c)) continue;
       Cell j = c.engine.isTine() || c.engine == Engine.JDK_BUILTIN ? jdkTwin(c) : null;
       if (j != null && c.runs() > 0 && j.runs() > 0)
         pairs.computeIfAbsent(c.label(), k -> new ArrayList<>()).add(new Cell[] {c, j});

@@ -99,4 +99,28 @@ public final class MannWhitney {
     }
     return reject;
   }
+
+  /**
+   * Holm's adjusted p-values: the smallest family-wise level at which each hypothesis is rejected
+   * by {@link #holm} ({@code holmAdjusted(p)[i] <= alpha} exactly when {@code holm(p, alpha)[i]}).
+   * The k-th smallest p (from 0) is multiplied by (m - k), and the adjusted values are made
+   * non-decreasing in that order, capped at 1. NaN stays NaN and does not count in m.
+   */
+  public static double[] holmAdjusted(double[] p) {
+    Integer[] order = new Integer[p.length];
+    for (int i = 0; i < p.length; i++) order[i] = i;
+    Arrays.sort(
+        order,
+        (i, j) -> Double.compare(Double.isNaN(p[i]) ? 2 : p[i], Double.isNaN(p[j]) ? 2 : p[j]));
+    double[] adj = new double[p.length];
+    Arrays.fill(adj, Double.NaN);
+    int k = (int) Arrays.stream(p).filter(d -> !Double.isNaN(d)).count();
+    double running = 0;
+    for (int r = 0; r < k; r++) {
+      int i = order[r];
+      running = Math.max(running, Math.min(1, (k - r) * p[i]));
+      adj[i] = running;
+    }
+    return adj;
+  }
 }

@@ -126,8 +126,9 @@ class CliTest {
     assertEquals(0, ok.code());
     assertTrue(ok.out().contains("recommended pool size: 10"), ok.out());
     assertEquals(2, run("advise", "--arrival-rate", "-1", "--service-ms", "10").code());
+    // a valid question that no size up to 9 answers: not a usage error, its own code
     assertEquals(
-        2,
+        ExitCodes.NO_SIZE_FITS,
         run(
                 "advise",
                 "--arrival-rate",
@@ -222,11 +223,14 @@ class CliTest {
       {"experiment", "pool-vs-threads", "--json", "/nonexistent/pt.json"},
       {"experiment", "threading-models", "--json", "/nonexistent/tm.json"},
       {"experiment", "fork-join-tuning", "--json", "/nonexistent/fj.json"},
+      // a missing parent is refused, as for a file (it used to build the path from the root)
+      {"experiment", "pool-sizing", "--quick", "--snapshots", dir + "/nonexistent-dir/sub"},
+      {"bench", "fib", "--results", dir + "/nonexistent-dir/sub"},
     };
     String[] named = {
       "--json", "--json", "--report", "--report", "--results", "--results", "--json", "--json",
       "--report", "--json", "--report", "--snapshots", "--snapshots", "--json", "--json", "--json",
-      "--json"
+      "--json", "--snapshots", "--results"
     };
     for (int i = 0; i < cases.length; i++) {
       String[] a = cases[i];
@@ -238,6 +242,7 @@ class CliTest {
       assertTrue(r.out().isEmpty(), "nothing ran: " + what);
     }
     assertTrue(!Files.exists(results), "nothing saved");
+    assertTrue(!Files.exists(dir.resolve("nonexistent-dir")), "no directory built");
     // report -o needs a readable run first
     Path run = dir.resolve("run.json");
     Files.writeString(run, "[{\"program\":\"fib\",\"runtime\":\"seq\",\"median_ms\":1.0}]");

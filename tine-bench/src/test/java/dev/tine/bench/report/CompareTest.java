@@ -157,6 +157,93 @@ class CompareTest {
             .contains("missing.json: no such file"));
   }
 
+  /** Only {@code programs}' cells of a run, every time × {@code box} (the whole box slower). */
+  @SuppressWarnings("unchecked")
+  static List<Map<String, Object>> only(
+      List<Map<String, Object>> run, List<String> programs, double box) {
+    List<Map<String, Object>> out = new ArrayList<>();
+    for (Map<String, Object> m : run) {
+      if (!programs.contains((String) m.get("program"))) continue;
+      Map<String, Object> c = new LinkedHashMap<>(m);
+      c.put("times_ms", ((List<Double>) m.get("times_ms")).stream().map(t -> t * box).toList());
+      c.put("median_ms", (Double) m.get("median_ms") * box);
+      out.add(c);
+    }
+    return out;
+  }
+
+  /**
+   * The README's "tine bench fib sort" run, compared on a box that became 30% slower: with two
+   * programs there is no run-wide index, so each cell is read against its own program's sequential
+   * cell. Before, every cell, the sequential rows included, was flagged SLOWER; a real 20% slowdown
+   * is still found.
+   */
+  @Test
+  void aSmallRunReadsEachProgramAgainstItsOwnSequentialCell() {
+    List<String> two = List.of("fib", "sort");
+    int boxFlags = 0, planted = 0;
+    java.util.Set<Compare.Index> indexes = java.util.EnumSet.noneOf(Compare.Index.class);
+    for (int seed = 200; seed < 210; seed++) {
+      Random rnd = new Random(seed);
+      List<Map<String, Object>> base = only(run(rnd, ROUNDS, null, 1, true), two, 1),
+          slowerBox = only(run(rnd, ROUNDS, null, 1, true), two, 1.3),
+          slowSort = only(run(rnd, ROUNDS, "sort tine p=2", 1.2, true), two, 1.3);
+      Compare.Result res = Compare.compare(base, slowerBox, 0.05);
+      assertEquals(10, res.rows().size());
+      boxFlags += res.flagged().size();
+      for (Compare.Row r : res.rows())
+        if (r.runtime().equals("seq"))
+          assertEquals(Compare.Verdict.SAME, r.verdict(), "the index is not flagged: " + r);
+      indexes.add(res.index());
+      for (Compare.Row r : Compare.compare(base, slowSort, 0.05).flagged())
+        if (r.program().equals("sort") && r.label().equals("tine p=2")) planted++;
+    }
+    assertTrue(boxFlags <= 1, boxFlags + " cells flagged for the box's own slowdown");
+    assertEquals(java.util.Set.of(Compare.Index.PROGRAM), indexes);
+    assertTrue(planted >= 8, "the planted slowdown was flagged in " + planted + " of 10");
+    Random rnd = new Random(7);
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    Compare.print(
+        Compare.compare(
+            only(run(rnd, ROUNDS, null, 1, true), two, 1),
+            only(run(rnd, ROUNDS, null, 1, true), two, 1.3),
+            0.05),
+        "base.json",
+        0.05,
+        new PrintStream(o));
+    String out = o.toString();
+    assertTrue(out.contains("change vs own seq"), out);
+    assertTrue(out.lines().anyMatch(l -> l.contains(" seq ") && l.contains("index")), out);
+    assertTrue(out.lines().noneMatch(l -> l.contains("SLOWER") && !l.contains("flag:")), out);
+    assertTrue(out.contains("columns:"), "the columns explained once: " + out);
+  }
+
+  /** The p printed is the one the flag reads: Holm's adjusted p. */
+  @Test
+  void thePrintedPIsHolmsAdjustedP() {
+    Random rnd = new Random(42);
+    List<Map<String, Object>> base = run(rnd, ROUNDS, null, 1, true),
+        now = run(rnd, ROUNDS, "sort tine p=2", 1.2, true);
+    Compare.Result res = Compare.compare(base, now, 0.05);
+    ByteArrayOutputStream o = new ByteArrayOutputStream();
+    Compare.print(res, "base.json", 0.05, new PrintStream(o));
+    String out = o.toString();
+    for (Compare.Row r : res.rows()) {
+      assertTrue(r.holmP() >= r.p(), r.toString());
+      if (r.p() < 0.05 && r.holmP() > 0.05) // the raw p alone would have flagged it
+      assertEquals(Compare.Verdict.SAME, r.verdict(), r.toString());
+      if (r.verdict() != Compare.Verdict.SAME) assertTrue(r.holmP() <= 0.05, r.toString());
+      String line =
+          out.lines()
+              .filter(
+                  l -> l.trim().startsWith(r.program() + " ") && l.contains(" " + r.label() + " "))
+              .findFirst()
+              .orElseThrow();
+      assertTrue(line.contains(Compare.pValue(r.holmP())), line + " shows Holm p " + r.holmP());
+    }
+    assertTrue(out.contains("Holm p"), out);
+  }
+
   static String cli(String... args) {
     StringWriter err = new StringWriter();
     PrintStream old = System.out;

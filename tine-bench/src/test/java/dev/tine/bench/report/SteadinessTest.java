@@ -89,6 +89,12 @@ class SteadinessTest {
     // when p=1 wandered as much, the warning does not claim it held
     Steadiness all = Steadiness.of(run(0.3, 1.8, SEQ, wild, wild));
     assertTrue(all.holds().startsWith("Even the p=1 ratios wandered"), all.holds());
+    // p=1 rounds 13x apart are not steady, however much wilder p=2 was (it read "steadier
+    // (their rounds stayed within 13.2x of each other)" before)
+    double[] p1Wild = {50, 660, 100, 120, 90, 110}, p2Wilder = {10, 900, 60, 200, 45, 90};
+    Steadiness both = Steadiness.of(run(0.3, 1.8, SEQ, p1Wild, p2Wilder));
+    assertTrue(both.holds().startsWith("Even the p=1 ratios wandered"), both.holds());
+    assertFalse(both.holds().contains("steady"), both.holds());
     String html = HtmlReport.html(run(0.3, 1.8, SEQ, STEADY, wild), "t");
     assertTrue(html.contains("id=\"busy\""), "the report's warning");
     assertTrue(html.indexOf("id=\"busy\"") < html.indexOf("id=\"verdict\""), "above the verdict");

@@ -81,6 +81,67 @@ class BenchRunnerTest {
     }
   }
 
+  /**
+   * The headline compares like with like: fib-join and fib-scope divide by the JDK's fib-every
+   * program, so they get their own lines and stay out of the geometric mean (which counted the one
+   * JDK program three times) and the verdict; the verdict judges every thread count.
+   */
+  @Test
+  void theHeadlineCountsOnlyProgramsWrittenTheSameWay() throws Exception {
+    List<Program> ps =
+        List.of("fib", "fib-every", "fib-join", "fib-scope").stream()
+            .map(n -> Programs.all().get(n))
+            .toList();
+    BenchResult r = run(ps, List.of(Engine.SEQ, Engine.TINE, Engine.JDK), List.of(1, 2), 3);
+    assertTrue(r.allVerified());
+    for (int p : List.of(1, 2))
+      assertEquals(2, r.geometricMeansVsJdk().get("tine p=" + p).programs(), "fib and fib-every");
+    java.io.ByteArrayOutputStream o = new java.io.ByteArrayOutputStream();
+    dev.tine.bench.report.BenchTables.print(r, new java.io.PrintStream(o, true));
+    String out = o.toString();
+    assertTrue(
+        out.contains("tine p=1 vs jdk, geometric mean over 2 programs written the same way"), out);
+    assertTrue(
+        out.contains("tine p=2 vs jdk, geometric mean over 2 programs written the same way"), out);
+    for (String form : List.of("fib-join", "fib-scope"))
+      for (int p : List.of(1, 2))
+        assertTrue(
+            out.contains("  " + form + " p=" + p + ": x seq ")
+                && out.lines()
+                    .anyMatch(l ->
+                        l.startsWith("  " + form + " p=" + p + ": x seq ")
+                            && l.contains("vs the JDK's fib-every program (a rewrite")),
+            form + " p=" + p + " on its own line: " + out);
+    List<String> verdict =
+        out.lines()
+            .dropWhile(l -> !l.startsWith("verdict at every thread count"))
+            .skip(1)
+            .takeWhile(l -> l.startsWith("  p="))
+            .toList();
+    assertEquals(2, verdict.size(), "a verdict at p=1 and at p=2: " + out);
+    assertTrue(verdict.get(0).startsWith("  p=1: ") && verdict.get(1).startsWith("  p=2: "), out);
+    for (String l : verdict)
+      assertFalse(l.contains("fib-join") || l.contains("fib-scope"), "no rewrite judged: " + l);
+    // the counters count what the forms do: the same call tree, the same forks and joins
+    for (int p : List.of(1, 2)) {
+      TineCounters every = r.find(Programs.all().get("fib-every"), Engine.TINE, p).counters();
+      assertTrue(every.forks() > 0, every.toString());
+      for (String form : List.of("fib-join", "fib-scope")) {
+        Cell c = r.find(Programs.all().get(form), Engine.TINE, p);
+        assertEquals(every.forks(), c.counters().forks(), form + " p=" + p + ": " + c.counters());
+        assertTrue(c.counters().joins() > 0, form + " p=" + p + ": " + c.counters());
+        if (p == 1)
+          assertEquals(c.counters().forks(), c.counters().joins(), "all taken back at p=1");
+      }
+    }
+    var records = dev.tine.bench.report.Records.of(r);
+    for (var m : records)
+      assertEquals(
+          Set.of("fib-join", "fib-scope").contains(m.get("program")) ? "fib-every" : null,
+          m.get("rewrite_of"),
+          m.toString());
+  }
+
   @Test
   void cilksortWithJdkLeavesIsVerifiedToo() throws Exception {
     var sort = Programs.all().get("sort");

@@ -41,6 +41,29 @@ class MannWhitneyTest {
   }
 
   @Test
+  void holmsAdjustedPRejectsExactlyWhereHolmDoes() {
+    java.util.Random rnd = new java.util.Random(3);
+    for (int t = 0; t < 200; t++) {
+      double[] p = new double[1 + rnd.nextInt(12)];
+      for (int i = 0; i < p.length; i++)
+        p[i] = rnd.nextInt(10) == 0 ? Double.NaN : Math.pow(rnd.nextDouble(), 3);
+      double[] adj = MannWhitney.holmAdjusted(p);
+      for (double alpha : new double[] {0.01, 0.05, 0.1}) {
+        boolean[] reject = MannWhitney.holm(p, alpha);
+        for (int i = 0; i < p.length; i++) {
+          assertEquals(reject[i], adj[i] <= alpha, java.util.Arrays.toString(p) + " at " + i);
+          if (!Double.isNaN(p[i])) assertTrue(adj[i] >= p[i] && adj[i] <= 1);
+        }
+      }
+    }
+    // m = 3: 0.01 × 3, then max(0.03, 0.02 × 2), then max(0.04, 0.5 × 1)
+    assertArrayEquals(
+        new double[] {0.03, 0.04, 0.5},
+        MannWhitney.holmAdjusted(new double[] {0.01, 0.02, 0.5}),
+        1e-12);
+  }
+
+  @Test
   void holmStepsDown() {
     double[] p = {0.001, 0.04, 0.012, Double.NaN, 0.5};
     // k = 4 known: 0.001 <= 0.05/4; 0.012 <= 0.05/3; 0.04 > 0.05/2 stops
