@@ -109,7 +109,8 @@ class PoolSizeAdvisorTest {
 
   /**
    * A snapshot as a pool measured it: {@code seconds} long, λ arrivals/s of which λ completed,
-   * service S and wait Wq (ms), no CPU figure.
+   * service S and wait Wq (ms), no CPU figure, and no pool size (a pool without gauges), so that
+   * the measured waits cannot be checked against the model at the measured size.
    */
   static ExecutorSnapshot snapshot(double lambda, double serviceMs, double waitMs, int queue) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -130,7 +131,7 @@ class PoolSizeAdvisorTest {
     m.put("dead_time_ratio", waitMs / resp);
     m.put("cpu_utilization", -1);
     m.put("processors", 2);
-    m.put("pool_size", 1);
+    m.put("pool_size", -1);
     m.put("queue_length", queue);
     m.put("pool_cpu_utilization", -1);
     return ExecutorSnapshot.fromMap(m);
