@@ -140,16 +140,18 @@ while IFS= read -r cmd; do
   fi
   run=$(quick_form "$cmd")
   if [[ "$run" == *"<pid>"* ]]; then
+    # a live table runs until stopped: the one-table form, on the demo target, comment dropped
     start_target
+    run=$(sed -E 's/[ \t]+#.*$//' <<<"$run")
     run=${run//<pid>/$target_pid}
-    [[ "$run" == *--once* ]] || run=$(sed -E 's/^(\.\/tine top [0-9]+)/\1 --once/' <<<"$run")
+    [[ "$run" == *--once* ]] || run="$run --once"
   fi
   expected=$(sed -nE 's/.*#.*\bexits? ([0-9]+)\b.*/\1/p' <<<"$cmd")
   expected=${expected:-0}
   log="$work/cmd-$n.log"
   echo "[$n] $run"
   start=$(date +%s)
-  bash -c "$run" </dev/null >"$log" 2>&1
+  timeout "${README_COMMAND_TIMEOUT:-3600}" bash -c "$run" </dev/null >"$log" 2>&1
   rc=$?
   secs=$(( $(date +%s) - start ))
   warnings=$(grep -E 'WARN|[Ww]arning' "$log" |
