@@ -264,9 +264,9 @@ class DesignNotesTest {
 
   /**
    * latent-forks.md's claim about who calls into {@code LatentJoins} (a claim no constant carries):
-   * the classes it names are exactly the main classes whose code, comments left out, calls a
-   * {@code LatentJoins} method; and {@code publishAll}, the one way back in from a join that waits,
-   * runs and waits for nothing (no join, run, invoke or park in its body or {@code promoteOldest}'s).
+   * the classes it names are exactly the main classes whose code, comments left out, calls a {@code
+   * LatentJoins} method; and {@code publishAll}, the one way back in from a join that waits, runs
+   * and waits for nothing (no join, run, invoke or park in its body or {@code promoteOldest}'s).
    */
   @Test
   void theClassesThatCallLatentJoinsAreTheOnesTheNoteNames() throws IOException {
@@ -294,10 +294,14 @@ class DesignNotesTest {
     for (String method : List.of("publishAll", "promoteOldest")) {
       String body = methodBody(joins, "static \\w+ " + method + "\\(");
       Matcher waits =
-          Pattern.compile("\\b(join\\w*|doExec|run|invoke\\w*|park\\w*|await\\w*)\\s*\\(").matcher(body);
+          Pattern.compile("\\b(join\\w*|doExec|run|invoke\\w*|park\\w*|await\\w*)\\s*\\(")
+              .matcher(body);
       assertFalse(
           waits.find(),
-          "LatentJoins." + method + " now calls " + (waits.hitEnd() ? "" : waits.group(1))
+          "LatentJoins."
+              + method
+              + " now calls "
+              + (waits.hitEnd() ? "" : waits.group(1))
               + ": latent-forks.md says it runs and waits for nothing");
     }
   }

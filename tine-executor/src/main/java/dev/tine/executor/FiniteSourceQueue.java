@@ -45,8 +45,7 @@ public final class FiniteSourceQueue {
    * @param thinkMs mean think time Z between a reply and the next request
    * @return P(wait)
    */
-  public static double waitProbability(
-      int n, int c, double serviceMs, double thinkMs) {
+  public static double waitProbability(int n, int c, double serviceMs, double thinkMs) {
     double[] q = arrivalView(n, c, serviceMs, thinkMs);
     double pw = 0;
     for (int k = c; k < q.length; k++) pw += q[k];
@@ -54,8 +53,8 @@ public final class FiniteSourceQueue {
   }
 
   /**
-   * The mean queueing wait: a request that finds k ≥
-   * c tasks present waits for k − c + 1 completions at rate c/S.
+   * The mean queueing wait: a request that finds k ≥ c tasks present waits for k − c + 1
+   * completions at rate c/S.
    *
    * @param n sources (clients)
    * @param c servers (threads)
@@ -81,8 +80,7 @@ public final class FiniteSourceQueue {
    * @param p the percentile as a fraction, e.g. 0.9
    * @return the wait percentile in the unit of {@code serviceMs}
    */
-  public static double waitPercentile(
-      int n, int c, double serviceMs, double thinkMs, double p) {
+  public static double waitPercentile(int n, int c, double serviceMs, double thinkMs, double p) {
     double[] q = arrivalView(n, c, serviceMs, thinkMs);
     double pw = 0;
     for (int k = c; k < q.length; k++) pw += q[k];
@@ -97,7 +95,9 @@ public final class FiniteSourceQueue {
     return hi;
   }
 
-  /** P(Wq > t): Σ over k ≥ c of q_k · P(Erlang(k − c + 1, μ) > t), the Erlang tails summed in turn. */
+  /**
+   * P(Wq > t): Σ over k ≥ c of q_k · P(Erlang(k − c + 1, μ) > t), the Erlang tails summed in turn.
+   */
   private static double tail(double[] q, int c, double mu, double t) {
     double x = mu * t, logX = Math.log(x), logTerm = -x, erlangTail = 0, tail = 0;
     for (int k = c, i = 0; k < q.length; k++, i++) {

@@ -130,16 +130,16 @@ public final class PoolSizeAdvisor {
    *   <li>With {@code clients} known, the load is a closed population (N clients, each waiting for
    *       its reply): it is sized with the finite-source queue (M/M/c with N sources), whose think
    *       time comes from the measurement (Z = N/X − R). No more than N threads are ever useful.
-   *   <li>Otherwise the open M/M/c queue answers, unless the snapshot waited markedly less than M/M/c
-   *       predicts for the measured size (a closed or throttled load, or service less variable than
-   *       exponential): then the population is fitted to the measured waits (the largest N whose
-   *       finite-source queue waits no more than was measured) and sized with it.
+   *   <li>Otherwise the open M/M/c queue answers, unless the snapshot waited markedly less than
+   *       M/M/c predicts for the measured size (a closed or throttled load, or service less
+   *       variable than exponential): then the population is fitted to the measured waits (the
+   *       largest N whose finite-source queue waits no more than was measured) and sized with it.
    *   <li>A pool that was saturated when measured (dead time at least {@link #SATURATED_DEAD_TIME},
-   *       or its queue growing, or tasks rejected) let through less than was offered, so its arrival
-   *       rate understates an open load: the load is then estimated from what was in the pool
-   *       (Little's L = λ·(Wq + S) tasks present, which with no waiting would all be in service, so
-   *       λ' = L / S), or from the arrivals where those were higher, and the answer is stated as a
-   *       lower bound.
+   *       or its queue growing, or tasks rejected) let through less than was offered, so its
+   *       arrival rate understates an open load: the load is then estimated from what was in the
+   *       pool (Little's L = λ·(Wq + S) tasks present, which with no waiting would all be in
+   *       service, so λ' = L / S), or from the arrivals where those were higher, and the answer is
+   *       stated as a lower bound.
    * </ul>
    *
    * @param s what the pool measured
@@ -420,7 +420,8 @@ public final class PoolSizeAdvisor {
                 threads(chosen), in.maxPoolSize()));
       }
     }
-    double cpuBusy = Double.isNaN(in.cpuMs()) ? Double.NaN : lambda * in.cpuMs() / 1000.0 / in.cores();
+    double cpuBusy =
+        Double.isNaN(in.cpuMs()) ? Double.NaN : lambda * in.cpuMs() / 1000.0 / in.cores();
     if (!Double.isNaN(goetz) && chosen > goetz && cpuBusy >= in.targetUtilization()) {
       why.add(
           f(

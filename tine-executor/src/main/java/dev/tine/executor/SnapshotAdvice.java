@@ -16,11 +16,11 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * {@link PoolSizeAdvisor#adviseSnapshot(ExecutorSnapshot, int, double, double, double, int)}: advice
- * from a measured snapshot that never contradicts the measurement. M/M/c answers an open load; a
- * closed or throttled one (it waited markedly less than M/M/c predicts at the measured size, or the
- * caller says how many clients there are) is sized with the {@link FiniteSourceQueue}; a saturated
- * open load gets a lower bound from the load it hid.
+ * {@link PoolSizeAdvisor#adviseSnapshot(ExecutorSnapshot, int, double, double, double, int)}:
+ * advice from a measured snapshot that never contradicts the measurement. M/M/c answers an open
+ * load; a closed or throttled one (it waited markedly less than M/M/c predicts at the measured
+ * size, or the caller says how many clients there are) is sized with the {@link FiniteSourceQueue};
+ * a saturated open load gets a lower bound from the load it hid.
  */
 final class SnapshotAdvice {
   private SnapshotAdvice() {}
@@ -161,8 +161,8 @@ final class SnapshotAdvice {
   }
 
   /**
-   * How fast the queue grew over the snapshot, tasks/s: arrivals not rejected and not completed, when
-   * more than 5% of the completions and a queue remains; 0 otherwise.
+   * How fast the queue grew over the snapshot, tasks/s: arrivals not rejected and not completed,
+   * when more than 5% of the completions and a queue remains; 0 otherwise.
    */
   private static double queueGrowth(ExecutorSnapshot s) {
     double growth = (s.arrivals() - s.rejected() - s.completed()) / s.seconds();
@@ -187,9 +187,9 @@ final class SnapshotAdvice {
    * size {@code c0}, each population with the think time the measurement implies for it (Z = N/X −
    * R). An unsaturated pool: the largest whose queue waits no more than was measured (10% and 0.05
    * ms allowed for noise). A saturated pool waits about the same for every population at least as
-   * large as the tasks present, so the waits cannot tell them apart: the smallest that waits as long
-   * as was measured, the most demanding per client. 0 if the answer is indistinguishable from an
-   * open stream (it reaches {@link #MAX_FITTED_POPULATION}).
+   * large as the tasks present, so the waits cannot tell them apart: the smallest that waits as
+   * long as was measured, the most demanding per client. 0 if the answer is indistinguishable from
+   * an open stream (it reaches {@link #MAX_FITTED_POPULATION}).
    */
   private static int fitPopulation(ExecutorSnapshot s, int c0, boolean saturated) {
     double x = s.retirementRate(), r = s.avgResponseMs(), sMs = s.avgServiceMs();

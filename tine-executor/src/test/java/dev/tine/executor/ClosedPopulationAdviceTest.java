@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.LinkedHashMap;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.LockSupport;
@@ -48,14 +48,28 @@ class ClosedPopulationAdviceTest {
     if (s.p90WaitMs() <= target)
       assertTrue(
           r.poolSize() <= s.poolSize(),
-          what + ": measured p90 " + s.p90WaitMs() + " ms met the target at " + s.poolSize() + "\n" + r);
+          what
+              + ": measured p90 "
+              + s.p90WaitMs()
+              + " ms met the target at "
+              + s.poolSize()
+              + "\n"
+              + r);
     else
       assertTrue(
           r.poolSize() > s.poolSize(),
-          what + ": measured p90 " + s.p90WaitMs() + " ms missed the target at " + s.poolSize() + "\n" + r);
+          what
+              + ": measured p90 "
+              + s.p90WaitMs()
+              + " ms missed the target at "
+              + s.poolSize()
+              + "\n"
+              + r);
   }
 
-  /** Closed-loop runs: every row's answer agrees with its measured p90 wait, clients known or not. */
+  /**
+   * Closed-loop runs: every row's answer agrees with its measured p90 wait, clients known or not.
+   */
   @Test
   void everyClosedLoopRowAgreesWithItsMeasuredWait() throws IOException {
     for (int clients : new int[] {1, 10})
@@ -71,8 +85,8 @@ class ClosedPopulationAdviceTest {
   }
 
   /**
-   * One client on a pool of 1 waited 0.1 ms at p90; M/M/c, taking the arrivals for an open stream at
-   * ρ = 0.98, predicts 339 ms and 3 threads. The answer is 1, and says why.
+   * One client on a pool of 1 waited 0.1 ms at p90; M/M/c, taking the arrivals for an open stream
+   * at ρ = 0.98, predicts 339 ms and 3 threads. The answer is 1, and says why.
    */
   @Test
   void oneClientOnAPoolOfOneNeedsOneThread() throws IOException {
@@ -95,8 +109,8 @@ class ClosedPopulationAdviceTest {
 
   /**
    * Ten clients: a closed population never has more than 10 tasks in the pool, so no answer passes
-   * 10, and a saturated pool of 1 (dead time 89%) still gets more threads, as its measured 38 ms p90
-   * wait demands.
+   * 10, and a saturated pool of 1 (dead time 89%) still gets more threads, as its measured 38 ms
+   * p90 wait demands.
    */
   @Test
   void tenClientsNeverNeedMoreThanTenThreads() throws IOException {
@@ -161,8 +175,8 @@ class ClosedPopulationAdviceTest {
 
   /**
    * The finite-source queue against what is known of it: two clients on one thread (the other is
-   * present with probability S/(Z + S), and then the wait is one service); no wait once every client
-   * has a thread; and the open M/M/c as the population grows at a fixed arrival rate.
+   * present with probability S/(Z + S), and then the wait is one service); no wait once every
+   * client has a thread; and the open M/M/c as the population grows at a fixed arrival rate.
    */
   @Test
   void theFiniteSourceQueueMatchesItsKnownCases() {
@@ -170,14 +184,16 @@ class ClosedPopulationAdviceTest {
     assertEquals(s / (z + s), FiniteSourceQueue.waitProbability(2, 1, s, z), 1e-12);
     assertEquals(s / (z + s) * s, FiniteSourceQueue.meanWait(2, 1, s, z), 1e-12);
     // P(W > t) = q·e^{-t/S}: the p90 is S·ln(10 q)
-    assertEquals(s * Math.log(10 * s / (z + s)), FiniteSourceQueue.waitPercentile(2, 1, s, z, 0.9), 1e-9);
+    assertEquals(
+        s * Math.log(10 * s / (z + s)), FiniteSourceQueue.waitPercentile(2, 1, s, z, 0.9), 1e-9);
     assertEquals(0, FiniteSourceQueue.meanWait(10, 10, s, z));
     assertEquals(0, FiniteSourceQueue.waitPercentile(10, 10, s, 0, 0.99));
     assertEquals(9 * s, FiniteSourceQueue.meanWait(10, 1, s, 0), 1e-9); // no think time: 9 ahead
     // 2000 clients thinking 2000/800 s: λ ≈ 800/s, S = 10 ms, c = 10 (M/M/c: E[Wq] 2.0, p90 7.0 ms)
     int n = 2000;
     double think = n / 0.8 - 10; // in ms, so that λ·(Z + R) ≈ N
-    assertEquals(PoolSizeAdvisor.meanWait(10, 8, 10), FiniteSourceQueue.meanWait(n, 10, 10, think), 0.15);
+    assertEquals(
+        PoolSizeAdvisor.meanWait(10, 8, 10), FiniteSourceQueue.meanWait(n, 10, 10, think), 0.15);
     assertEquals(
         PoolSizeAdvisor.waitPercentile(10, 8, 10, 0.9),
         FiniteSourceQueue.waitPercentile(n, 10, 10, think, 0.9),

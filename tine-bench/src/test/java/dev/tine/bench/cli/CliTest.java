@@ -287,7 +287,8 @@ class CliTest {
       int n = Integer.parseInt(advice.replace("≥", ""));
       double p90 = ((Number) rec.get("p90_wait_ms")).doubleValue();
       double target = Math.max(1, ((Number) rec.get("avg_service_ms")).doubleValue());
-      assertEquals(p90 > target, n > 1, "advice " + n + " against a measured p90 of " + p90 + " ms");
+      assertEquals(
+          p90 > target, n > 1, "advice " + n + " against a measured p90 of " + p90 + " ms");
       assertTrue(n <= clients, "more threads than clients: " + a.out());
       if (clients == 1) {
         Run plain = run("advise", "--snapshot", snap.toString());
