@@ -200,6 +200,12 @@ class PoolSizeAdvisorTest {
     assertTrue(below.toString().contains("Goetz's figure is a ceiling"), below.toString());
     var above = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(300, 5, 4, 2, 0.8, 90, 1, 1000));
     assertTrue(above.toString().contains("It is more than Goetz's"), above.toString());
+    // 60% CPU: the extra threads do not wait for a CPU, and the answer does not say they do
+    assertTrue(!above.toString().contains("wait for a CPU"), above.toString());
+    var busy = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(450, 5, 4, 2, 0.8, 90, 1, 1000));
+    assertTrue(
+        busy.toString().contains("90% busy: the extra threads would mostly wait for a CPU"),
+        busy.toString());
   }
 
   @Test
