@@ -113,8 +113,13 @@ start_target() {
   local jdk; jdk=$(scripts/find-jdk.sh)
   [ -d tine-agent/target/classes ] ||
     ./mvnw -q -B -ntp -pl tine-agent -am compile -Djcstress.skip=true >"$work/target-build.log" 2>&1
+  # only the demo's own classes on its class path: a copy of the agent's classes there would
+  # shadow the agent jar's (the README's rule for targets)
+  mkdir -p "$work/target-classes/dev/tine/agent/demo"
+  cp tine-agent/target/classes/dev/tine/agent/demo/LoopbackServer*.class \
+    "$work/target-classes/dev/tine/agent/demo/"
   mkfifo "$work/target.in"
-  "$jdk/bin/java" -cp tine-agent/target/classes dev.tine.agent.demo.LoopbackServer fixed 2 \
+  "$jdk/bin/java" -cp "$work/target-classes" dev.tine.agent.demo.LoopbackServer fixed 2 \
     <"$work/target.in" >"$work/target.out" 2>&1 &
   exec 9>"$work/target.in" # keeps the server's stdin open until this script ends
   for _ in $(seq 1 100); do
