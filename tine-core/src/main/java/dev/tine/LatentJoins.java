@@ -14,11 +14,14 @@ import java.util.function.Supplier;
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
  * Scope's class comment); everything they do not do inline is here, and its calls go down: into the
  * {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the policy of
- * how much to offer (none of them calls back here). Only running a task (a take-back runs what was
- * left in hand; a join waits, helping) re-enters user code, and so perhaps this file. Owner-only
- * code: every method runs on the worker that owns the scope. A scope's slow paths check the owner
- * ({@link #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an
- * escaped scope's join that comes this way records nothing); a push that succeeds without stocking
+ * how much to promote (none of them calls back here). Two ways lead back in: running a task (a
+ * take-back runs what was left in hand; a join waits, helping) re-enters user code, and so perhaps
+ * this file; and waiting for a handed-off half ({@code job.join()} → {@code Task.join} → {@code
+ * HelpingJoin}, or {@code Compensation} before blocking) calls {@link #publishAll} first, which
+ * only moves entries to the deque and cannot reach the join that waits. Owner-only code: every
+ * method runs on the worker that owns the scope. A scope's slow paths check the owner ({@link
+ * #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an escaped
+ * scope's join that comes this way records nothing); a push that succeeds without promoting into
  * the deque does not look (Scope's class comment says what that leaves uncaught), and the first
  * half throwing on another thread reports that exception without touching the stack.
  *

@@ -101,8 +101,8 @@ public final class PoolStats {
   }
 
   /**
-   * {@return tasks taken back from the own deque or latent stack outside an inline join, summed
-   * over the workers}
+   * {@return tasks popped from the worker's own deque or latent stack outside an inline join,
+   * summed over the workers}
    */
   public long localPops() {
     return totals[WorkerCounters.LOCAL_POPS];
@@ -337,8 +337,8 @@ public final class PoolStats {
     }
 
     /**
-     * {@return tasks taken back from the own deque or latent stack outside an inline join, by this
-     * worker}
+     * {@return tasks popped from the worker's own deque or latent stack outside an inline join, by
+     * this worker}
      */
     public long localPops() {
       return c[WorkerCounters.LOCAL_POPS];

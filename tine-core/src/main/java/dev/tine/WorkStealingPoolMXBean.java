@@ -31,8 +31,8 @@ public interface WorkStealingPoolMXBean {
   long getForks();
 
   /**
-   * {@return tasks taken back from the own deque or latent stack outside an inline join, summed
-   * over the workers}
+   * {@return tasks popped from the worker's own deque or latent stack outside an inline join,
+   * summed over the workers}
    */
   long getLocalPops();
 

@@ -262,6 +262,68 @@ class DesignNotesTest {
         "files the notes name that do not exist:\n" + String.join("\n", missing));
   }
 
+  /**
+   * latent-forks.md's claim about who calls into {@code LatentJoins} (a claim no constant carries):
+   * the classes it names are exactly the main classes whose code, comments left out, calls a {@code
+   * LatentJoins} method; and {@code publishAll}, the one way back in from a join that waits, runs
+   * and waits for nothing (no join, run, invoke or park in its body or {@code promoteOldest}'s).
+   */
+  @Test
+  void theClassesThatCallLatentJoinsAreTheOnesTheNoteNames() throws IOException {
+    String note = read(ROOT.resolve("docs/design/latent-forks.md")).replaceAll("\\s+", " ");
+    Matcher claim =
+        Pattern.compile("The classes that call into `LatentJoins` are (.+?) \\(`DesignNotesTest")
+            .matcher(note);
+    assertTrue(claim.find(), "latent-forks.md no longer lists the classes that call LatentJoins");
+    Set<String> named = new TreeSet<>();
+    Matcher n = Pattern.compile("`([A-Z][A-Za-z0-9]*)`").matcher(claim.group(1));
+    while (n.find()) named.add(n.group(1));
+    Set<String> calling = new TreeSet<>();
+    Pattern call = Pattern.compile("\\bLatentJoins\\.[a-z][A-Za-z0-9]*\\s*\\(");
+    for (Path f : javaFiles(true)) {
+      String rel = ROOT.relativize(f).toString().replace('\\', '/');
+      if (!rel.startsWith("tine-core/") || rel.endsWith("/LatentJoins.java")) continue;
+      if (call.matcher(withoutComments(read(f))).find()) {
+        String file = f.getFileName().toString();
+        calling.add(file.substring(0, file.length() - ".java".length()));
+      }
+    }
+    assertEquals(calling, named, "latent-forks.md names the callers of LatentJoins wrongly");
+    String joins =
+        withoutComments(read(ROOT.resolve("tine-core/src/main/java/dev/tine/LatentJoins.java")));
+    for (String method : List.of("publishAll", "promoteOldest")) {
+      String body = methodBody(joins, "static \\w+ " + method + "\\(");
+      Matcher waits =
+          Pattern.compile("\\b(join\\w*|doExec|run|invoke\\w*|park\\w*|await\\w*)\\s*\\(")
+              .matcher(body);
+      assertFalse(
+          waits.find(),
+          "LatentJoins."
+              + method
+              + " now calls "
+              + (waits.hitEnd() ? "" : waits.group(1))
+              + ": latent-forks.md says it runs and waits for nothing");
+    }
+  }
+
+  /** Java source with its comments removed (strings are left as they are). */
+  private static String withoutComments(String java) {
+    return java.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("//[^\\n]*", " ");
+  }
+
+  /** The body, braces included, of the first method whose header matches {@code header}. */
+  private static String methodBody(String java, String header) {
+    Matcher m = Pattern.compile(header).matcher(java);
+    assertTrue(m.find(), "no method " + header);
+    int open = java.indexOf('{', m.end()), depth = 0;
+    for (int i = open; i < java.length(); i++) {
+      char c = java.charAt(i);
+      if (c == '{') depth++;
+      else if (c == '}' && --depth == 0) return java.substring(open, i + 1);
+    }
+    throw new AssertionError("unbalanced braces after " + header);
+  }
+
   /** The marker pattern itself: the forms the notes use are read, with their units. */
   @Test
   void markersAreReadWithTheirUnits() {
@@ -327,12 +389,29 @@ class DesignNotesTest {
     return out;
   }
 
+  /** Every design note: {@code docs/design/*.md} and a module's own {@code DESIGN.md}. */
   private static List<Path> notes() {
-    try (Stream<Path> s = Files.list(ROOT.resolve("docs/design"))) {
-      return s.filter(p -> p.toString().endsWith(".md")).sorted().toList();
+    List<Path> out = new ArrayList<>();
+    try (Stream<Path> s = Files.list(ROOT.resolve("docs/design"));
+        Stream<Path> modules = Files.list(ROOT)) {
+      s.filter(p -> p.toString().endsWith(".md")).sorted().forEach(out::add);
+      modules
+          .map(m -> m.resolve("DESIGN.md"))
+          .filter(Files::isRegularFile)
+          .sorted()
+          .forEach(out::add);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
+    return out;
+  }
+
+  /** The module notes are read too: tine-agent's is one of them. */
+  @Test
+  void everyModulesDesignNoteIsRead() {
+    assertTrue(
+        notes().contains(ROOT.resolve("tine-agent/DESIGN.md")),
+        "tine-agent/DESIGN.md is not among the notes read: " + notes());
   }
 
   /** Every constant declared in a module's main sources, by simple name. */

@@ -81,12 +81,8 @@ public final class PoolSizeAdvisor {
   }
 
   /**
-   * Advises from a measured snapshot. A pool that was saturated when measured (dead time at least
-   * {@link #SATURATED_DEAD_TIME}, or its queue growing, or tasks rejected) let through less than
-   * was offered, so its arrival rate understates the load: the load is then estimated from what was
-   * in the pool instead (Little's L = λ·(Wq + S) tasks present, which with no waiting would all be
-   * in service, so λ' = L / S), or from the arrivals where those were higher, and the answer is
-   * stated as a lower bound.
+   * Advises from a measured snapshot, not knowing how many clients send the tasks, as {@link
+   * #adviseSnapshot(ExecutorSnapshot, int, double, double, double, int)} with {@code clients} 0.
    *
    * @param s what the pool measured
    * @param targetUtilization Goetz's U
@@ -103,66 +99,67 @@ public final class PoolSizeAdvisor {
       double percentile,
       double maxWaitMs,
       int maxPoolSize) {
-    Inputs measured = Inputs.fromSnapshot(s, targetUtilization, percentile, maxWaitMs, maxPoolSize);
-    double growth = (s.arrivals() - s.rejected() - s.completed()) / s.seconds();
-    boolean growing =
-        s.queueLength() > 0 && growth > 0.05 * s.retirementRate() && s.retirementRate() > 0;
-    boolean saturated = s.deadTimeRatio() >= SATURATED_DEAD_TIME || growing || s.rejected() > 0;
-    if (!saturated) return advise(measured);
-    double fromPresence = s.littlesL() / (s.avgServiceMs() / 1000.0);
-    double offered = Math.max(s.arrivalRate(), fromPresence);
-    List<String> why = new ArrayList<>();
-    why.add(
-        f(
-            "Saturated: when measured, tasks waited %.0f%% of their response time%s%s; the %.4g tasks/s"
-                + " it completed is what the pool let through, not what was offered.",
-            100 * s.deadTimeRatio(),
-            growing ? f(", the queue grew by %.4g tasks/s", growth) : "",
-            s.rejected() > 0 ? f(", %d tasks were rejected", s.rejected()) : "",
-            s.retirementRate()));
-    why.add(
-        offered == fromPresence
-            ? f(
-                "Offered load estimated from what was in the pool: Little's L = %.3f tasks present;"
-                    + " served without waiting they would all be running, so λ' = L / S = %.3f / %.4g ms"
-                    + " = %.4g/s.",
-                s.littlesL(), s.littlesL(), s.avgServiceMs(), offered)
-            : f("Offered load estimated from the arrivals: λ' = %.4g/s.", offered));
-    double cpuCap =
-        Double.isNaN(measured.cpuMs()) || measured.cpuMs() <= 0
-            ? Double.POSITIVE_INFINITY
-            : targetUtilization * measured.cores() * 1000.0 / measured.cpuMs();
-    if (offered > cpuCap) {
-      why.add(
-          f(
-              "The CPUs cannot take that much: at C = %.4g ms per task, %d cores at %.0f%% serve at most"
-                  + " %.4g tasks/s, so the estimate is capped there. Past that point the limit is CPU,"
-                  + " not threads.",
-              measured.cpuMs(), measured.cores(), 100 * targetUtilization, cpuCap));
-      offered = cpuCap;
-    }
-    Inputs est =
-        new Inputs(
-            offered,
-            measured.serviceMs(),
-            measured.cpuMs(),
-            measured.cores(),
-            targetUtilization,
-            percentile,
-            maxWaitMs,
-            maxPoolSize);
-    Recommendation r = advise(est);
-    why.addAll(r.reasoning());
-    why.add(
-        f(
-            "Lower bound: a saturated pool hides part of its load (callers held back, or turned away),"
-                + " so %d is at least what is needed; measure again at that size.",
-            r.poolSize()));
-    Map<String, Object> fig = new LinkedHashMap<>(r.figures());
-    fig.put("saturated", true);
-    fig.put("measured_arrival_rate", s.arrivalRate());
-    fig.put("estimated_arrival_rate", offered);
-    return new Recommendation(r.poolSize(), fig, List.copyOf(why), true);
+    return adviseSnapshot(s, 0, targetUtilization, percentile, maxWaitMs, maxPoolSize);
+  }
+
+  /**
+   * Advises from a measured snapshot with the default target, knowing that {@code clients} clients
+   * send the tasks, each waiting for its reply before it sends again (0: not known).
+   *
+   * @param s what the pool measured
+   * @param clients the closed population, or 0 if not known
+   * @return the recommendation
+   * @throws IllegalArgumentException if the snapshot has no completed task, or no size can meet the
+   *     target
+   */
+  public static Recommendation adviseSnapshot(ExecutorSnapshot s, int clients) {
+    return adviseSnapshot(
+        s,
+        clients,
+        DEFAULT_TARGET_UTILIZATION,
+        DEFAULT_PERCENTILE,
+        defaultMaxWaitMs(s.avgServiceMs()),
+        DEFAULT_MAX_POOL_SIZE);
+  }
+
+  /**
+   * Advises from a measured snapshot, and never against it: the answer is at most the measured size
+   * when the measured wait percentile met the target there, and more than it when it did not.
+   *
+   * <ul>
+   *   <li>With {@code clients} known, the load is a closed population (N clients, each waiting for
+   *       its reply): it is sized with the finite-source queue (M/M/c with N sources), whose think
+   *       time comes from the measurement (Z = N/X − R). No more than N threads are ever useful.
+   *   <li>Otherwise the open M/M/c queue answers, unless the snapshot waited markedly less than
+   *       M/M/c predicts for the measured size (a closed or throttled load, or service less
+   *       variable than exponential): then the population is fitted to the measured waits (the
+   *       largest N whose finite-source queue waits no more than was measured) and sized with it.
+   *   <li>A pool that was saturated when measured (dead time at least {@link #SATURATED_DEAD_TIME},
+   *       or its queue growing, or tasks rejected) let through less than was offered, so its
+   *       arrival rate understates an open load: the load is then estimated from what was in the
+   *       pool (Little's L = λ·(Wq + S) tasks present, which with no waiting would all be in
+   *       service, so λ' = L / S), or from the arrivals where those were higher, and the answer is
+   *       stated as a lower bound.
+   * </ul>
+   *
+   * @param s what the pool measured
+   * @param clients the closed population sending the tasks, or 0 if not known
+   * @param targetUtilization Goetz's U
+   * @param percentile the wait percentile to bound, or NaN for the utilization target
+   * @param maxWaitMs the bound, or NaN
+   * @param maxPoolSize the largest size to consider
+   * @return the recommendation
+   * @throws IllegalArgumentException if the snapshot has no completed task, or no size can meet the
+   *     target
+   */
+  public static Recommendation adviseSnapshot(
+      ExecutorSnapshot s,
+      int clients,
+      double targetUtilization,
+      double percentile,
+      double maxWaitMs,
+      int maxPoolSize) {
+    return SnapshotAdvice.advise(s, clients, targetUtilization, percentile, maxWaitMs, maxPoolSize);
   }
 
   /**
@@ -423,13 +420,23 @@ public final class PoolSizeAdvisor {
                 threads(chosen), in.maxPoolSize()));
       }
     }
-    if (!Double.isNaN(goetz) && chosen > goetz) {
+    double cpuBusy =
+        Double.isNaN(in.cpuMs()) ? Double.NaN : lambda * in.cpuMs() / 1000.0 / in.cores();
+    if (!Double.isNaN(goetz) && chosen > goetz && cpuBusy >= in.targetUtilization()) {
       why.add(
           f(
               "Which wins: %d, for the wait target. It is more than Goetz's %.1f, the threads the CPUs can"
-                  + " keep busy at %.0f%%: the extra threads mostly wait for a CPU, so the target needs"
-                  + " faster service (less CPU per task) or more cores, not only threads.",
-              chosen, goetz, 100 * in.targetUtilization()));
+                  + " keep busy at %.0f%%, and the CPUs are %.0f%% busy: the extra threads would mostly wait"
+                  + " for a CPU, so the target needs faster service (less CPU per task) or more cores, not"
+                  + " only threads.",
+              chosen, goetz, 100 * in.targetUtilization(), 100 * cpuBusy));
+    } else if (!Double.isNaN(goetz) && chosen > goetz) {
+      why.add(
+          f(
+              "Which wins: %d, for the wait target. It is more than Goetz's %.1f, which sizes for CPUs kept"
+                  + " %.0f%% busy by work that never runs out; these arrivals keep them %.0f%% busy, so the"
+                  + " CPUs are not the limit: the waits between bursts of arrivals set the size.",
+              chosen, goetz, 100 * in.targetUtilization(), 100 * cpuBusy));
     } else if (!Double.isNaN(goetz)) {
       why.add(
           f(
@@ -500,15 +507,15 @@ public final class PoolSizeAdvisor {
   }
 
   /** "1 thread", "2 threads". */
-  private static String threads(int n) {
+  static String threads(int n) {
     return n + (n == 1 ? " thread" : " threads");
   }
 
-  private static String trim(double d) {
+  static String trim(double d) {
     return d == Math.rint(d) ? Long.toString((long) d) : Double.toString(d);
   }
 
-  private static String f(String fmt, Object... args) {
+  static String f(String fmt, Object... args) {
     return String.format(Locale.ROOT, fmt, args);
   }
 }

@@ -109,7 +109,8 @@ class PoolSizeAdvisorTest {
 
   /**
    * A snapshot as a pool measured it: {@code seconds} long, λ arrivals/s of which λ completed,
-   * service S and wait Wq (ms), no CPU figure.
+   * service S and wait Wq (ms), no CPU figure, and no pool size (a pool without gauges), so that
+   * the measured waits cannot be checked against the model at the measured size.
    */
   static ExecutorSnapshot snapshot(double lambda, double serviceMs, double waitMs, int queue) {
     Map<String, Object> m = new LinkedHashMap<>();
@@ -130,7 +131,7 @@ class PoolSizeAdvisorTest {
     m.put("dead_time_ratio", waitMs / resp);
     m.put("cpu_utilization", -1);
     m.put("processors", 2);
-    m.put("pool_size", 1);
+    m.put("pool_size", -1);
     m.put("queue_length", queue);
     m.put("pool_cpu_utilization", -1);
     return ExecutorSnapshot.fromMap(m);
@@ -199,6 +200,12 @@ class PoolSizeAdvisorTest {
     assertTrue(below.toString().contains("Goetz's figure is a ceiling"), below.toString());
     var above = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(300, 5, 4, 2, 0.8, 90, 1, 1000));
     assertTrue(above.toString().contains("It is more than Goetz's"), above.toString());
+    // 60% CPU: the extra threads do not wait for a CPU, and the answer does not say they do
+    assertTrue(!above.toString().contains("wait for a CPU"), above.toString());
+    var busy = PoolSizeAdvisor.advise(new PoolSizeAdvisor.Inputs(450, 5, 4, 2, 0.8, 90, 1, 1000));
+    assertTrue(
+        busy.toString().contains("90% busy: the extra threads would mostly wait for a CPU"),
+        busy.toString());
   }
 
   @Test

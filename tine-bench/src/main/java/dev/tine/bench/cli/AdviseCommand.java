@@ -31,9 +31,12 @@ import picocli.CommandLine.Spec;
           + "(--arrival-rate and --service-ms at least), or a MeasuredExecutor snapshot saved as JSON "
           + "(--snapshot, e.g. from 'tine experiment pool-sizing --snapshots DIR'). The target, unless "
           + "--percentile and --max-wait-ms give one: p90 queueing wait no longer than max(1 ms, S), "
-          + "the same default as the pool-sizing experiment and tine top. A snapshot of a saturated pool "
-          + "(tasks waiting longer than they run, or its queue growing) gives a lower bound, from the "
-          + "load it estimates was offered."
+          + "the same default as the pool-sizing experiment and tine top. A snapshot's answer never "
+          + "contradicts its measured wait: when the pool waited less than M/M/c predicts (a closed or "
+          + "throttled load: clients that wait for their reply), it is sized with the finite-source "
+          + "queue, from --clients or from a population fitted to the measured waits. A snapshot of a "
+          + "saturated open load (tasks waiting longer than they run, or its queue growing) gives a "
+          + "lower bound, from the load it estimates was offered."
     })
 final class AdviseCommand implements Callable<Integer> {
   @Spec CommandSpec spec;
@@ -92,6 +95,14 @@ final class AdviseCommand implements Callable<Integer> {
               + " pool-sizing --snapshots DIR').")
   File snapshot;
 
+  @Option(
+      names = "--clients",
+      paramLabel = "N",
+      description =
+          "With --snapshot: N clients sent the tasks, each waiting for its reply (a closed"
+              + " population, as in the pool-sizing experiment); sized with the finite-source queue.")
+  Integer clients;
+
   @Option(names = "--json", description = "Print the recommendation as JSON.")
   boolean json;
 
@@ -107,17 +118,21 @@ final class AdviseCommand implements Callable<Integer> {
           throw Check.bad(
               spec,
               "--snapshot takes λ, S and C from the file; give either the snapshot or the figures");
+        if (clients != null && clients <= 0)
+          throw Check.bad(spec, "--clients must be positive, was " + clients);
         ExecutorSnapshot s = snapshot();
         double svc = s.avgServiceMs();
         target = target(svc);
         r =
             PoolSizeAdvisor.adviseSnapshot(
                 s,
+                clients == null ? 0 : clients,
                 targetUtilization,
                 percentile != null ? percentile : PoolSizeAdvisor.DEFAULT_PERCENTILE,
                 maxWaitMs != null ? maxWaitMs : PoolSizeAdvisor.defaultMaxWaitMs(svc),
                 maxPoolSize);
       } else {
+        if (clients != null) throw Check.bad(spec, "--clients goes with --snapshot");
         if (arrivalRate == null || serviceMs == null) {
           throw Check.bad(spec, "give --arrival-rate and --service-ms, or --snapshot FILE");
         }

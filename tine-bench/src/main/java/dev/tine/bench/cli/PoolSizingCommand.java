@@ -138,12 +138,12 @@ final class PoolSizingCommand implements Callable<Integer> {
     out.println(
         "dead time: share of response time spent queued (Pepperdine's ratio). advisor: the size PoolSizeAdvisor");
     out.println(
-        "recommends from this run's snapshot for a p90 queueing wait no longer than max(1 ms, S), the default");
+        "recommends from this run's snapshot for a p90 queueing wait no longer than max(1 ms, S) (the default");
     out.println(
-        "target of 'tine advise --snapshot' too; ≥N: the pool was saturated (dead time ≥ 50% or its queue");
+        "target of 'tine advise --snapshot F --clients N' too), knowing the clients are a closed population:");
     out.println(
-        "growing), so N is a lower bound from the load estimated as offered (Little's L / S), not the");
-    out.println("throttled throughput.");
+        "finite-source M/M/c, never more threads than clients, at most the pool's size when its measured p90");
+    out.println("met the target and more when it did not.");
     for (int c : clients) {
       double bestFixed = 0, adaptive = -1;
       String best = "";

@@ -138,8 +138,8 @@ public final class PoolSizing {
       double settledAfter = settled * TICK.toMillis() / 1000.0;
       String advice;
       try {
-        // the same call, with the same default target, as 'tine advise --snapshot' on this snapshot
-        var r = PoolSizeAdvisor.adviseSnapshot(s);
+        // the same call, with the same default target, as 'tine advise --snapshot F --clients N'
+        var r = PoolSizeAdvisor.adviseSnapshot(s, clients);
         advice = (r.lowerBound() ? "≥" : "") + r.poolSize();
       } catch (IllegalArgumentException e) {
         advice = "n/a: " + e.getMessage();
