@@ -375,4 +375,27 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Requests
+
+  public static void reqBegin(int fam) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqBegin(fam);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void reqEnd(int fam, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqEnd(fam, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

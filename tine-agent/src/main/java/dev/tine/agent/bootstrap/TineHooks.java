@@ -101,4 +101,13 @@ public interface TineHooks {
 
   /** Something else family {@code fam} counts (what, in {@code detail}). */
   void famEvent(int fam, Object pool, Object detail);
+
+  // Requests: a server's own per-request entry point (Tomcat's CoyoteAdapter.service, ...). A
+  // request belongs to the pool whose task the calling thread runs.
+
+  /** A request's handling starts on the calling thread (server family {@code fam}). */
+  void reqBegin(int fam);
+
+  /** The calling thread's request ends ({@code thrown}: it threw). */
+  void reqEnd(int fam, Throwable thrown);
 }

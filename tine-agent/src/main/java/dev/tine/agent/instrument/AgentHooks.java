@@ -63,6 +63,12 @@ public final class AgentHooks implements TineHooks {
     long end;
 
     Object task;
+
+    /** Counts the tasks this thread began (a request uses its task's arrival once). */
+    long taskSeq;
+
+    /** The request the thread is handling, if any. */
+    final RequestClock request = new RequestClock();
   }
 
   private final Host host;
@@ -238,6 +244,7 @@ public final class AgentHooks implements TineHooks {
   }
 
   private static void begin(Slot s, Object task, long arrival) {
+    s.taskSeq++;
     s.task = task;
     s.arrival = arrival;
     s.end = 0;
@@ -507,5 +514,21 @@ public final class AgentHooks implements TineHooks {
   public void famEvent(int fam, Object pool, Object detail) {
     Family f = Families.of(fam);
     if (f != null) f.event(f.poolOf(pool), detail);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Requests (a server's per-request entry point, on a thread running one of a pool's tasks)
+
+  @Override
+  public void reqBegin(int fam) {
+    Slot s = slots.get();
+    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
+    s.request.begin(s);
+  }
+
+  @Override
+  public void reqEnd(int fam, Throwable thrown) {
+    Slot s = slots.get();
+    if (s != null) s.request.end(thrown != null);
   }
 }

@@ -35,14 +35,16 @@ public class SpringServer {
 
   @Bean
   WebServerFactoryCustomizer<TomcatServletWebServerFactory> loggedPool() {
-    return factory ->
-        factory.addProtocolHandlerCustomizers(handler -> {
-          if (virtual) return;
-          TaskQueue queue = new TaskQueue();
-          TomcatServer.LoggedPool pool = new TomcatServer.LoggedPool(threads, queue);
-          queue.setParent(pool);
-          handler.setExecutor(pool);
-        });
+    return factory -> {
+      factory.addEngineValves(new TomcatServer.RequestLog());
+      factory.addProtocolHandlerCustomizers(handler -> {
+        if (virtual) return;
+        TaskQueue queue = new TaskQueue();
+        TomcatServer.LoggedPool pool = new TomcatServer.LoggedPool(threads, queue);
+        queue.setParent(pool);
+        handler.setExecutor(pool);
+      });
+    };
   }
 
   public static void main(String[] args) throws Exception {

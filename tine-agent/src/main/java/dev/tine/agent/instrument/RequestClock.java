@@ -1,0 +1,55 @@
+package dev.tine.agent.instrument;
+
+import dev.tine.agent.state.PoolTally;
+import dev.tine.agent.state.RequestView;
+
+/**
+ * One pool thread's request, between a server's per-request entry point and its exit (see {@link
+ * RequestView} for what the figures mean). Kept in the thread's {@link AgentHooks.Slot}: a request
+ * belongs to the pool whose task the thread runs, and its wait starts at that task's arrival (the
+ * first request of the task) or at the thread's previous request's end in the same task.
+ */
+final class RequestClock {
+  /** Nested entry points (a server calling its own entry again): only the outermost counts. */
+  private int depth;
+
+  private RequestView view;
+  private long arrival, start;
+
+  /** The task (its {@link AgentHooks.Slot#taskSeq}) whose arrival a request has already used. */
+  private long taskUsed = -1;
+
+  /** The end of the thread's previous request (0: none in the current task). */
+  private long previousEnd;
+
+  /** A request starts on a thread running {@code slot}'s task (which is timed or not). */
+  void begin(AgentHooks.Slot slot) {
+    if (depth++ > 0) return;
+    view = slot.st.requests();
+    if (view == null) return; // the pool terminated
+    long now = view.tally.arrive();
+    if (taskUsed != slot.taskSeq) {
+      taskUsed = slot.taskSeq;
+      arrival = slot.arrival; // UNTIMED if the task is not timed
+    } else {
+      arrival = slot.arrival == PoolTally.UNTIMED ? PoolTally.UNTIMED : previousEnd;
+    }
+    start = now;
+  }
+
+  /** The request that began on this thread ends. */
+  void end(boolean threw) {
+    if (depth == 0 || --depth > 0) return;
+    RequestView v = view;
+    view = null;
+    if (v == null) return;
+    long now = System.nanoTime();
+    v.tally.record(arrival, start, now, threw);
+    previousEnd = now;
+  }
+
+  /** Whether a request is open on this thread. */
+  boolean open() {
+    return depth > 0;
+  }
+}
