@@ -398,4 +398,14 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  public static void reqDone(int fam) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqDone(fam);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

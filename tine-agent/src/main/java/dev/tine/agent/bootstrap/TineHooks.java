@@ -110,4 +110,10 @@ public interface TineHooks {
 
   /** The calling thread's request ends ({@code thrown}: it threw). */
   void reqEnd(int fam, Throwable thrown);
+
+  /**
+   * The server completed the calling thread's request before its entry point returned (Undertow's
+   * exchange completion, where its access log logs): it ends now.
+   */
+  void reqDone(int fam);
 }

@@ -531,4 +531,10 @@ public final class AgentHooks implements TineHooks {
     Slot s = slots.get();
     if (s != null) s.request.end(thrown != null);
   }
+
+  @Override
+  public void reqDone(int fam) {
+    Slot s = slots.get();
+    if (s != null) s.request.done();
+  }
 }

@@ -37,12 +37,25 @@ final class RequestClock {
     start = now;
   }
 
-  /** The request that began on this thread ends. */
+  /** The entry point where the request began returns. */
   void end(boolean threw) {
     if (depth == 0 || --depth > 0) return;
+    record(threw);
+  }
+
+  /**
+   * The server completed the request before its entry point returned: it ends now, and what the
+   * thread runs until the entry point returns (the connection's own work, the next request's head
+   * read in passing) is no request of its own.
+   */
+  void done() {
+    if (depth > 0) record(false);
+  }
+
+  private void record(boolean threw) {
     RequestView v = view;
     view = null;
-    if (v == null) return;
+    if (v == null) return; // not counted, or already ended
     long now = System.nanoTime();
     v.tally.record(arrival, start, now, threw);
     previousEnd = now;
