@@ -379,21 +379,21 @@ public final class TineBridge {
   // ---------------------------------------------------------------------------------------------
   // Requests
 
-  public static void reqBegin(int fam) {
+  public static void reqBegin(int fam, Object detail) {
     TineHooks h = hooks;
     if (h == null) return;
     try {
-      h.reqBegin(fam);
+      h.reqBegin(fam, detail);
     } catch (Throwable t) {
       failed(t);
     }
   }
 
-  public static void reqEnd(int fam, Throwable thrown) {
+  public static void reqEnd(int fam, Object detail, Throwable thrown) {
     TineHooks h = hooks;
     if (h == null) return;
     try {
-      h.reqEnd(fam, thrown);
+      h.reqEnd(fam, detail, thrown);
     } catch (Throwable t) {
       failed(t);
     }

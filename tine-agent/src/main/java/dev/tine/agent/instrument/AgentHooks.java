@@ -520,16 +520,18 @@ public final class AgentHooks implements TineHooks {
   // Requests (a server's per-request entry point, on a thread running one of a pool's tasks)
 
   @Override
-  public void reqBegin(int fam) {
+  public void reqBegin(int fam, Object detail) {
     Slot s = slots.get();
     if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
-    s.request.begin(s);
+    Family f = Families.of(fam);
+    if (f != null && f.isRequest(detail)) s.request.begin(s);
   }
 
   @Override
-  public void reqEnd(int fam, Throwable thrown) {
+  public void reqEnd(int fam, Object detail, Throwable thrown) {
     Slot s = slots.get();
-    if (s != null) s.request.end(thrown != null);
+    Family f = Families.of(fam);
+    if (s != null && f != null && f.isRequest(detail)) s.request.end(thrown != null);
   }
 
   @Override

@@ -94,6 +94,14 @@ abstract class Family implements ServerFamily {
     return true;
   }
 
+  /**
+   * Whether the family's request point, reached with this detail, handles a request (yes, by
+   * default; Netty's is every message a handler reads).
+   */
+  boolean isRequest(Object detail) {
+    return true;
+  }
+
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {
     return false;

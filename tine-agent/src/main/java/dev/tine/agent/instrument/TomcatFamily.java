@@ -133,12 +133,12 @@ final class TomcatFamily extends Family {
   static final class Service {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter() {
-      TineBridge.reqBegin(ID);
+      TineBridge.reqBegin(ID, null);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     static void exit(@Advice.Thrown Throwable thrown) {
-      TineBridge.reqEnd(ID, thrown);
+      TineBridge.reqEnd(ID, null, thrown);
     }
   }
 

@@ -118,12 +118,12 @@ final class UndertowFamily extends Family {
   static final class RootHandler {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter() {
-      TineBridge.reqBegin(ID);
+      TineBridge.reqBegin(ID, null);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     static void exit(@Advice.Thrown Throwable thrown) {
-      TineBridge.reqEnd(ID, thrown);
+      TineBridge.reqEnd(ID, null, thrown);
     }
   }
 

@@ -63,25 +63,25 @@ class RequestFiguresTest {
     hooks.famStart(TOMCAT, pool, task);
     pause(1); // the request's head is read
     long s0 = System.nanoTime();
-    hooks.reqBegin(TOMCAT);
+    hooks.reqBegin(TOMCAT, null);
     long s1 = System.nanoTime();
     pause(3);
     long e0 = System.nanoTime();
-    hooks.reqEnd(TOMCAT, null);
+    hooks.reqEnd(TOMCAT, null, null);
     long e1 = System.nanoTime();
     pause(1); // the next keep-alive request, read by the same task
     long t0 = System.nanoTime();
-    hooks.reqBegin(TOMCAT);
-    hooks.reqBegin(TOMCAT); // the server's entry point entered again inside: the same request
+    hooks.reqBegin(TOMCAT, null);
+    hooks.reqBegin(TOMCAT, null); // the server's entry point entered again inside: the same request
     long t1 = System.nanoTime();
     pause(2);
-    hooks.reqEnd(TOMCAT, null);
+    hooks.reqEnd(TOMCAT, null, null);
     long f0 = System.nanoTime();
-    hooks.reqEnd(TOMCAT, null);
+    hooks.reqEnd(TOMCAT, null, null);
     long f1 = System.nanoTime();
     hooks.famEnd(TOMCAT, pool, null, null);
-    hooks.reqBegin(TOMCAT); // outside any task of a measured pool: not a request of it
-    hooks.reqEnd(TOMCAT, null);
+    hooks.reqBegin(TOMCAT, null); // outside any task of a measured pool: not a request of it
+    hooks.reqEnd(TOMCAT, null, null);
 
     PoolState st = reg.get(pool);
     st.refresh(System.nanoTime());
@@ -113,14 +113,15 @@ class RequestFiguresTest {
     hooks.famArrive(UndertowFamily.ID, pool, task, null);
     hooks.famStart(UndertowFamily.ID, pool, task);
     long s0 = System.nanoTime();
-    hooks.reqBegin(UndertowFamily.ID);
+    hooks.reqBegin(UndertowFamily.ID, null);
     pause(2);
     hooks.reqDone(UndertowFamily.ID); // the exchange completes
     long d1 = System.nanoTime();
-    hooks.reqBegin(UndertowFamily.ID); // the next request's head, read in passing: not counted
-    hooks.reqEnd(UndertowFamily.ID, null);
+    hooks.reqBegin(
+        UndertowFamily.ID, null); // the next request's head, read in passing: not counted
+    hooks.reqEnd(UndertowFamily.ID, null, null);
     pause(5); // the connection's own work, still inside the entry point
-    hooks.reqEnd(UndertowFamily.ID, null);
+    hooks.reqEnd(UndertowFamily.ID, null, null);
     hooks.famEnd(UndertowFamily.ID, pool, null, null);
 
     PoolState st = reg.get(pool);
