@@ -524,7 +524,7 @@ public final class AgentHooks implements TineHooks {
     Slot s = slots.get();
     if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
     Family f = Families.of(fam);
-    if (f != null && f.isRequest(detail)) s.request.begin(s);
+    if (f != null && f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
   }
 
   @Override

@@ -102,6 +102,14 @@ abstract class Family implements ServerFamily {
     return true;
   }
 
+  /**
+   * When the server itself started the request its request point was reached with ({@code
+   * System.nanoTime()}; Tomcat's first byte of the request read), or 0 to start it now.
+   */
+  long requestStart(Object detail) {
+    return 0;
+  }
+
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {
     return false;

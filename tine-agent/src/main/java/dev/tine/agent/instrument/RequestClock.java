@@ -22,19 +22,28 @@ final class RequestClock {
   /** The end of the thread's previous request (0: none in the current task). */
   private long previousEnd;
 
-  /** A request starts on a thread running {@code slot}'s task (which is timed or not). */
-  void begin(AgentHooks.Slot slot) {
+  /**
+   * A request starts on a thread running {@code slot}'s task (which is timed or not); {@code
+   * serverStart}: when the server says it started it (its own clock reading, earlier on this
+   * thread), or 0 for now.
+   */
+  void begin(AgentHooks.Slot slot, long serverStart) {
     if (depth++ > 0) return;
     view = slot.st.requests();
     if (view == null) return; // the pool terminated
     long now = view.tally.arrive();
-    if (taskUsed != slot.taskSeq) {
+    boolean first = taskUsed != slot.taskSeq;
+    if (first) {
       taskUsed = slot.taskSeq;
       arrival = slot.arrival; // UNTIMED if the task is not timed
     } else {
       arrival = slot.arrival == PoolTally.UNTIMED ? PoolTally.UNTIMED : previousEnd;
     }
-    start = now;
+    // the server's own start counts if it lies in this request's span on this thread (after the
+    // task's start and the previous request's end): a reading left from elsewhere does not
+    long floor = first ? slot.start : previousEnd;
+    start =
+        serverStart != 0 && serverStart - now <= 0 && serverStart - floor >= 0 ? serverStart : now;
   }
 
   /** The entry point where the request began returns. */

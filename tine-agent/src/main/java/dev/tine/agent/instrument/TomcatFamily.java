@@ -66,6 +66,40 @@ final class TomcatFamily extends Family {
     return sup.equals("java.util.concurrent.AbstractExecutorService");
   }
 
+  /** {@code org.apache.coyote.Request.getStartTimeNanos()} of the Tomcat that defines a class. */
+  private static final ClassValue<java.lang.invoke.MethodHandle> START_NANOS =
+      new ClassValue<>() {
+        @Override
+        protected java.lang.invoke.MethodHandle computeValue(Class<?> c) {
+          try {
+            return java.lang.invoke.MethodHandles.publicLookup()
+                .findVirtual(
+                    c, "getStartTimeNanos", java.lang.invoke.MethodType.methodType(long.class))
+                .asType(java.lang.invoke.MethodType.methodType(long.class, Object.class));
+          } catch (ReflectiveOperationException e) {
+            return null; // a Tomcat without it: the request starts at the adapter
+          }
+        }
+      };
+
+  /**
+   * Tomcat's own start of the request: when its first byte was read ({@code
+   * Request.getStartTimeNanos()}, what its access log's {@code %D} counts from), so the header
+   * parsing is in the request's handling, as Tomcat counts it.
+   */
+  @Override
+  long requestStart(Object request) {
+    if (request == null) return 0;
+    java.lang.invoke.MethodHandle h = START_NANOS.get(request.getClass());
+    if (h == null) return 0;
+    try {
+      long t = (long) h.invokeExact(request);
+      return t < 0 ? 0 : t; // -1: not set
+    } catch (Throwable t) {
+      return 0;
+    }
+  }
+
   @Override
   public boolean readSizes(Object pool, PoolFigures f) throws Throwable {
     f.corePoolSize = intOf(pool, "getCorePoolSize");
@@ -132,8 +166,8 @@ final class TomcatFamily extends Family {
    */
   static final class Service {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter() {
-      TineBridge.reqBegin(ID, null);
+    static void enter(@Advice.Argument(0) Object request) {
+      TineBridge.reqBegin(ID, request);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)

@@ -108,6 +108,46 @@ class RequestFiguresTest {
     assertNull(f.tasks.tasks);
   }
 
+  /** Stands for Tomcat's {@code org.apache.coyote.Request}: its own start of the request. */
+  public static final class CoyoteRequest {
+    long startTimeNanos = -1;
+
+    public long getStartTimeNanos() {
+      return startTimeNanos;
+    }
+  }
+
+  @Test
+  void tomcatsRequestStartsWhereTomcatStartedItUnlessThatReadingIsNotThisRequests() {
+    Families.of(TOMCAT).requestStart(new CoyoteRequest()); // its method looked up once, here
+    hooks.famArrive(TOMCAT, pool, task, null);
+    CoyoteRequest stale = new CoyoteRequest();
+    stale.startTimeNanos = System.nanoTime(); // before the task started: left from elsewhere
+    hooks.famStart(TOMCAT, pool, task);
+    CoyoteRequest request = new CoyoteRequest();
+    request.startTimeNanos = System.nanoTime(); // Tomcat reads the request's first byte
+    pause(3); // and parses its head
+    long s1 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, request);
+    hooks.reqEnd(TOMCAT, request, null);
+    long e1 = System.nanoTime();
+    long s2 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, stale);
+    hooks.reqEnd(TOMCAT, stale, null);
+    long e2 = System.nanoTime();
+    hooks.famEnd(TOMCAT, pool, null, null);
+
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    long service = Math.round(st.figures.totalServiceSeconds * 1e9);
+    // the first from Tomcat's own start (3 ms before the adapter), the second from the adapter
+    // (the stale reading ignored: taken, it would add more than 3 ms)
+    long low = s1 - request.startTimeNanos, high = e1 - request.startTimeNanos + (e2 - s2);
+    assertTrue(
+        service >= low - 1000 && service <= high + 1000,
+        "handling " + service + " ns not in [" + low + ", " + high + "]");
+  }
+
   @Test
   void aRequestTheServerCompletesEarlyEndsThere() {
     hooks.famArrive(UndertowFamily.ID, pool, task, null);
