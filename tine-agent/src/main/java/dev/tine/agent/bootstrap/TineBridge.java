@@ -375,4 +375,37 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  // ---------------------------------------------------------------------------------------------
+  // Requests
+
+  public static void reqBegin(int fam, Object detail) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqBegin(fam, detail);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void reqEnd(int fam, Object detail, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqEnd(fam, detail, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void reqDone(int fam) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqDone(fam);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

@@ -101,4 +101,22 @@ public interface TineHooks {
 
   /** Something else family {@code fam} counts (what, in {@code detail}). */
   void famEvent(int fam, Object pool, Object detail);
+
+  // Requests: a server's own per-request entry point (Tomcat's CoyoteAdapter.service, ...). A
+  // request belongs to the pool whose task the calling thread runs.
+
+  /**
+   * A request's handling starts on the calling thread (server family {@code fam}; {@code detail}:
+   * what the point handles, for a family whose point also handles what is not a request).
+   */
+  void reqBegin(int fam, Object detail);
+
+  /** The point where the calling thread's request began returns ({@code thrown}: it threw). */
+  void reqEnd(int fam, Object detail, Throwable thrown);
+
+  /**
+   * The server completed the calling thread's request before its entry point returned (Undertow's
+   * exchange completion, where its access log logs): it ends now.
+   */
+  void reqDone(int fam);
 }

@@ -385,5 +385,61 @@ final class JmxExporter {
     public String getRecommendation() {
       return f().recommendation;
     }
+
+    /** The pool's task figures: the main ones unless the pool is measured per request. */
+    private PoolFigures t() {
+      PoolFigures f = f();
+      return f.tasks != null ? f.tasks : f;
+    }
+
+    @Override
+    public String getUnit() {
+      return f().unit;
+    }
+
+    @Override
+    public double getTasksPerRequest() {
+      return f().tasksPerRequest;
+    }
+
+    @Override
+    public double getTaskArrivalRate() {
+      return t().arrivalRate;
+    }
+
+    @Override
+    public double getTaskRetirementRate() {
+      return t().retirementRate;
+    }
+
+    @Override
+    public double getTaskServiceMillis() {
+      return t().serviceMs;
+    }
+
+    @Override
+    public double getTaskWaitMillis() {
+      return t().waitMs;
+    }
+
+    @Override
+    public double getTaskWaitP99Millis() {
+      return t().waitP99Ms;
+    }
+
+    @Override
+    public double getTaskLittlesL() {
+      return t().littlesL;
+    }
+
+    @Override
+    public long getTaskWindowCompleted() {
+      return t().windowCompleted;
+    }
+
+    @Override
+    public long getTaskCompleted() {
+      return t().completed;
+    }
   }
 }

@@ -32,6 +32,23 @@ final class PoolStatisticsEvent extends jdk.jfr.Event {
   @Label("Kind")
   String kind;
 
+  @Label("Unit")
+  @Description("What the rates, times and L count: requests (a server's pool) or tasks")
+  String unit;
+
+  @Label("Task Arrival Rate")
+  @Description("Pool tasks offered per second (the same as the arrival rate unless per request)")
+  @Frequency
+  double taskArrivalRate;
+
+  @Label("Task Service Time")
+  @Timespan(Timespan.NANOSECONDS)
+  long taskServiceTime;
+
+  @Label("Task Queue Wait")
+  @Timespan(Timespan.NANOSECONDS)
+  long taskQueueWait;
+
   @Label("Window")
   @Timespan(Timespan.NANOSECONDS)
   long window;
@@ -83,6 +100,11 @@ final class PoolStatisticsEvent extends jdk.jfr.Event {
     if (!e.isEnabled()) return;
     e.pool = f.name;
     e.kind = f.kind;
+    e.unit = f.unit;
+    PoolFigures t = f.tasks != null ? f.tasks : f;
+    e.taskArrivalRate = t.arrivalRate;
+    e.taskServiceTime = nanos(t.serviceMs);
+    e.taskQueueWait = nanos(t.waitMs);
     e.window = (long) (f.windowSeconds * 1e9);
     e.arrivalRate = f.arrivalRate;
     e.completionRate = f.retirementRate;

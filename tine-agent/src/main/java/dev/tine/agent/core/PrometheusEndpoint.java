@@ -103,9 +103,12 @@ final class PrometheusEndpoint {
   }
 
   /** Each family once, with every pool's sample: the format wants a family's samples together. */
-  static String render(List<PoolFigures> pools, AgentRuntime rt) {
+  static String render(List<PoolFigures> shown, AgentRuntime rt) {
     StringBuilder sb = new StringBuilder(4096);
-    List<String> labels = labels(pools);
+    List<String> labels = labels(shown);
+    // the executor_* families count pool tasks, as their names say; requests have their own below
+    List<PoolFigures> pools = new ArrayList<>(shown.size());
+    for (PoolFigures f : shown) pools.add(taskView(f));
     family(
         sb,
         "executor_arrivals_tasks_total",
@@ -211,6 +214,8 @@ final class PrometheusEndpoint {
         "Longest service time over the window",
         f -> f.serviceMaxMs / 1000);
 
+    requests(sb, shown, labels);
+
     family(
         sb,
         "tine_agent_processors",
@@ -232,6 +237,75 @@ final class PrometheusEndpoint {
         "Failures inside the agent (each swallowed; the application went on)");
     sb.append("tine_agent_failures_total ").append(rt.failures()).append('\n');
     return sb.toString();
+  }
+
+  /** A pool's task figures, under the pool's name and with its advice. */
+  static PoolFigures taskView(PoolFigures f) {
+    if (f.tasks == null) return f;
+    PoolFigures t = f.tasks.copy();
+    t.id = f.id;
+    t.name = f.name;
+    t.kind = f.kind;
+    t.recommendedSize = f.recommendedSize;
+    return t;
+  }
+
+  /** The families of the pools measured per request (a server's request pool). */
+  private static void requests(StringBuilder sb, List<PoolFigures> pools, List<String> labels) {
+    List<PoolFigures> rp = new ArrayList<>();
+    List<String> rl = new ArrayList<>();
+    for (int i = 0; i < pools.size(); i++) {
+      if (PoolFigures.REQUESTS.equals(pools.get(i).unit)) {
+        rp.add(pools.get(i));
+        rl.add(labels.get(i));
+      }
+    }
+    if (rp.isEmpty()) return;
+    family(
+        sb,
+        "executor_requests_total",
+        "counter",
+        "Requests the pool's threads handled (the server's per-request entry point)");
+    for (int i = 0; i < rp.size(); i++)
+      sample(sb, "executor_requests_total", rl.get(i), rp.get(i).completed);
+    family(
+        sb,
+        "executor_request_wait_seconds",
+        "summary",
+        "Time from a request's bytes being handed to the pool to its handling starting");
+    for (int i = 0; i < rp.size(); i++) {
+      PoolFigures f = rp.get(i);
+      sample(sb, "executor_request_wait_seconds_count", rl.get(i), f.completed);
+      sample(sb, "executor_request_wait_seconds_sum", rl.get(i), total(f, f.totalWaitSeconds));
+    }
+    family(sb, "executor_request_seconds", "summary", "A request's own handling time");
+    for (int i = 0; i < rp.size(); i++) {
+      PoolFigures f = rp.get(i);
+      sample(sb, "executor_request_seconds_count", rl.get(i), f.completed);
+      sample(sb, "executor_request_seconds_sum", rl.get(i), total(f, f.totalServiceSeconds));
+    }
+    gauge(
+        sb,
+        rp,
+        rl,
+        "executor_request_rate",
+        "Requests per second over the window (λ)",
+        f -> f.arrivalRate);
+    gauge(
+        sb,
+        rp,
+        rl,
+        "executor_littles_l_requests",
+        "Little's law over the window: L = requests per second x (wait + handling), the mean"
+            + " number of requests waiting for or on the pool's threads",
+        f -> f.littlesL);
+    gauge(
+        sb,
+        rp,
+        rl,
+        "executor_tasks_per_request",
+        "Pool tasks per request over the window",
+        f -> f.tasksPerRequest);
   }
 
   /** Since start, mean over the timed tasks times the completed ones (as the Micrometer binder). */

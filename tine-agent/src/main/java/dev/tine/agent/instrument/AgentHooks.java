@@ -63,6 +63,12 @@ public final class AgentHooks implements TineHooks {
     long end;
 
     Object task;
+
+    /** Counts the tasks this thread began (a request uses its task's arrival once). */
+    long taskSeq;
+
+    /** The request the thread is handling, if any. */
+    final RequestClock request = new RequestClock();
   }
 
   private final Host host;
@@ -238,6 +244,7 @@ public final class AgentHooks implements TineHooks {
   }
 
   private static void begin(Slot s, Object task, long arrival) {
+    s.taskSeq++;
     s.task = task;
     s.arrival = arrival;
     s.end = 0;
@@ -507,5 +514,29 @@ public final class AgentHooks implements TineHooks {
   public void famEvent(int fam, Object pool, Object detail) {
     Family f = Families.of(fam);
     if (f != null) f.event(f.poolOf(pool), detail);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Requests (a server's per-request entry point, on a thread running one of a pool's tasks)
+
+  @Override
+  public void reqBegin(int fam, Object detail) {
+    Slot s = slots.get();
+    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
+    Family f = Families.of(fam);
+    if (f != null && f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
+  }
+
+  @Override
+  public void reqEnd(int fam, Object detail, Throwable thrown) {
+    Slot s = slots.get();
+    Family f = Families.of(fam);
+    if (s != null && f != null && f.isRequest(detail)) s.request.end(thrown != null);
+  }
+
+  @Override
+  public void reqDone(int fam) {
+    Slot s = slots.get();
+    if (s != null) s.request.done();
   }
 }

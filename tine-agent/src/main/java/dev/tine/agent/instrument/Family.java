@@ -94,6 +94,22 @@ abstract class Family implements ServerFamily {
     return true;
   }
 
+  /**
+   * Whether the family's request point, reached with this detail, handles a request (yes, by
+   * default; Netty's is every message a handler reads).
+   */
+  boolean isRequest(Object detail) {
+    return true;
+  }
+
+  /**
+   * When the server itself started the request its request point was reached with ({@code
+   * System.nanoTime()}; Tomcat's first byte of the request read), or 0 to start it now.
+   */
+  long requestStart(Object detail) {
+    return 0;
+  }
+
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {
     return false;

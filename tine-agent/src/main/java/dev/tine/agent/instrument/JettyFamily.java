@@ -3,6 +3,7 @@ package dev.tine.agent.instrument;
 import static net.bytebuddy.matcher.ElementMatchers.named;
 import static net.bytebuddy.matcher.ElementMatchers.takesArgument;
 import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
+import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
@@ -34,6 +35,10 @@ final class JettyFamily extends Family {
   private static final String STRATEGY =
       "org/eclipse/jetty/util/thread/strategy/AdaptiveExecutionStrategy";
 
+  /** Where Jetty 12 calls the server's handler for a request (and again, never, for the same). */
+  private static final String INVOKER =
+      "org/eclipse/jetty/server/internal/HttpChannelState$HandlerInvoker";
+
   /** {@code AdaptiveExecutionStrategy.SubStrategy} ordinals (Jetty 12.0). */
   static final int PRODUCE_EXECUTE_CONSUME = 2, EXECUTE_PRODUCE_CONSUME = 3;
 
@@ -51,7 +56,9 @@ final class JettyFamily extends Family {
             Advice.to(RunJob.class).on(named("runJob").and(takesArguments(Runnable.class)))),
         STRATEGY,
         Advice.to(ConsumeTask.class)
-            .on(named("consumeTask").and(takesArguments(2)).and(takesArgument(0, Runnable.class))));
+            .on(named("consumeTask").and(takesArguments(2)).and(takesArgument(0, Runnable.class))),
+        INVOKER,
+        Advice.to(HandleRequest.class).on(named("run").and(takesNoArguments())));
   }
 
   /** Only blocking tasks the strategy queues or runs in place are requests. */
@@ -153,6 +160,23 @@ final class JettyFamily extends Family {
         @Advice.Argument(1) Object mode,
         @Advice.Thrown Throwable t) {
       TineBridge.famEnd(ID, pool, mode, t);
+    }
+  }
+
+  /**
+   * {@code HttpChannelState.HandlerInvoker.run()}: one request's handling, from its parsed head to
+   * the handler's return (a blocking handler completes its response inside; an asynchronous one's
+   * completion later is not in it).
+   */
+  static final class HandleRequest {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      TineBridge.reqBegin(ID, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.Thrown Throwable thrown) {
+      TineBridge.reqEnd(ID, null, thrown);
     }
   }
 }

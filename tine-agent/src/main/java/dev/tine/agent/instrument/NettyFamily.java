@@ -32,6 +32,9 @@ final class NettyFamily extends Family {
   private static final String STEE = "io/netty/util/concurrent/SingleThreadEventExecutor";
   private static final String AEE = "io/netty/util/concurrent/AbstractEventExecutor";
 
+  /** Where a handler reads a message (on its own executor: the group's, for an offloaded one). */
+  private static final String CONTEXT = "io/netty/channel/AbstractChannelHandlerContext";
+
   NettyFamily() {
     super(ID, "Netty", "nThreads", true, Repeat.QUEUED);
   }
@@ -45,7 +48,44 @@ final class NettyFamily extends Family {
                 .on(named("execute").and(takesArguments(Runnable.class, boolean.class))),
             Advice.to(Reject.class).on(named("reject").and(takesArguments(Runnable.class)))),
         AEE,
-        Advice.to(RunTask.class).on(named("runTask").and(takesArguments(Runnable.class))));
+        Advice.to(RunTask.class).on(named("runTask").and(takesArguments(Runnable.class))),
+        CONTEXT,
+        Advice.to(ChannelRead.class)
+            .on(
+                named("invokeChannelRead")
+                    .and(takesArguments(Object.class))
+                    .and(
+                        net.bytebuddy.matcher.ElementMatchers.not(
+                            net.bytebuddy.matcher.ElementMatchers.isStatic()))));
+  }
+
+  /** Whether a class is a decoded HTTP request head ({@code io.netty...http.HttpRequest}). */
+  private static final ClassValue<Boolean> HTTP_REQUEST =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (implementsRequest(k)) return true;
+          }
+          return false;
+        }
+
+        private boolean implementsRequest(Class<?> k) {
+          for (Class<?> i : k.getInterfaces()) {
+            if (i.getName().equals("io.netty.handler.codec.http.HttpRequest")
+                || implementsRequest(i)) return true;
+          }
+          return false;
+        }
+      };
+
+  /**
+   * A handler reading a decoded HTTP request (its head: a {@code FullHttpRequest} once aggregated)
+   * handles a request; any other message is not one.
+   */
+  @Override
+  boolean isRequest(Object msg) {
+    return msg != null && HTTP_REQUEST.get(msg.getClass());
   }
 
   private static final ClassValue<MethodHandle> PARENT =
@@ -180,6 +220,24 @@ final class NettyFamily extends Family {
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     static void exit(@Advice.Thrown Throwable t) {
       TineBridge.famEnd(ID, null, null, t);
+    }
+  }
+
+  /**
+   * {@code AbstractChannelHandlerContext.invokeChannelRead(msg)}, on the handler's executor: a
+   * request when the message is a decoded HTTP request, handled in a task of an executor group (an
+   * offloaded handler; on an I/O loop it is outside any task, so not counted). The outermost
+   * handler's read is the request; the handlers it fires to are inside it.
+   */
+  static final class ChannelRead {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object msg) {
+      TineBridge.reqBegin(ID, msg);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.Argument(0) Object msg, @Advice.Thrown Throwable thrown) {
+      TineBridge.reqEnd(ID, msg, thrown);
     }
   }
 }

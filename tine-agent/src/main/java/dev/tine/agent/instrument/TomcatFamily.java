@@ -27,12 +27,16 @@ import net.bytebuddy.description.type.TypeDescription;
  * pool: it is measured as a JDK pool, and this advice is not applied to it.
  *
  * <p>A task is one {@code SocketProcessor} run: the processing of one socket event, which may serve
- * several keep-alive or pipelined requests, or none (a close). Requests per task: Tomcat's {@code
- * GlobalRequestProcessor} MBean's {@code requestCount} over the pool's completed tasks.
+ * several keep-alive or pipelined requests, or none (a close). So the requests themselves are
+ * counted and timed at {@code CoyoteAdapter.service}, and the pool's figures are per request (see
+ * {@code RequestView}); the task figures stay beside them.
  */
 final class TomcatFamily extends Family {
   static final int ID = 1;
   private static final String POOL = "org/apache/tomcat/util/threads/ThreadPoolExecutor";
+
+  /** Where every HTTP/1.1, HTTP/2 and AJP request enters the container (9.0, 10.1, 11 alike). */
+  private static final String ADAPTER = "org/apache/catalina/connector/CoyoteAdapter";
 
   TomcatFamily() {
     super(ID, "Tomcat", "maxThreads", false, Repeat.STALE);
@@ -47,7 +51,9 @@ final class TomcatFamily extends Family {
             Advice.to(Execute.class).on(named("execute").and(takesArguments(Runnable.class))),
             Advice.to(GetTask.class).on(named("getTask").and(takesNoArguments()))),
         POOL + "$Worker",
-        Advice.to(WorkerRun.class).on(named("run").and(takesNoArguments())));
+        Advice.to(WorkerRun.class).on(named("run").and(takesNoArguments())),
+        ADAPTER,
+        Advice.to(Service.class).on(named("service").and(takesArguments(2))));
   }
 
   @Override
@@ -55,7 +61,43 @@ final class TomcatFamily extends Family {
     TypeDescription.Generic s = type.getSuperClass();
     String sup = s == null ? "" : s.asErasure().getName();
     if (type.getName().endsWith("$Worker")) return true; // only the new pool has its own
+    // requests are counted on whatever pool runs them (an older Tomcat's pool is the JDK's)
+    if (type.getName().equals(ADAPTER.replace('/', '.'))) return true;
     return sup.equals("java.util.concurrent.AbstractExecutorService");
+  }
+
+  /** {@code org.apache.coyote.Request.getStartTimeNanos()} of the Tomcat that defines a class. */
+  private static final ClassValue<java.lang.invoke.MethodHandle> START_NANOS =
+      new ClassValue<>() {
+        @Override
+        protected java.lang.invoke.MethodHandle computeValue(Class<?> c) {
+          try {
+            return java.lang.invoke.MethodHandles.publicLookup()
+                .findVirtual(
+                    c, "getStartTimeNanos", java.lang.invoke.MethodType.methodType(long.class))
+                .asType(java.lang.invoke.MethodType.methodType(long.class, Object.class));
+          } catch (ReflectiveOperationException e) {
+            return null; // a Tomcat without it: the request starts at the adapter
+          }
+        }
+      };
+
+  /**
+   * Tomcat's own start of the request: when its first byte was read ({@code
+   * Request.getStartTimeNanos()}, what its access log's {@code %D} counts from), so the header
+   * parsing is in the request's handling, as Tomcat counts it.
+   */
+  @Override
+  long requestStart(Object request) {
+    if (request == null) return 0;
+    java.lang.invoke.MethodHandle h = START_NANOS.get(request.getClass());
+    if (h == null) return 0;
+    try {
+      long t = (long) h.invokeExact(request);
+      return t < 0 ? 0 : t; // -1: not set
+    } catch (Throwable t) {
+      return 0;
+    }
   }
 
   @Override
@@ -114,6 +156,23 @@ final class TomcatFamily extends Family {
     @Advice.OnMethodExit(suppress = Throwable.class)
     static void exit(@Advice.This Object pool, @Advice.Return Object task) {
       if (task != null) TineBridge.famStart(ID, pool, task);
+    }
+  }
+
+  /**
+   * {@code CoyoteAdapter.service(Request, Response)}: one request, from its parsed head to its
+   * response finished (an async request's later dispatches, {@code asyncDispatch}, are not
+   * counted).
+   */
+  static final class Service {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object request) {
+      TineBridge.reqBegin(ID, request);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.Thrown Throwable thrown) {
+      TineBridge.reqEnd(ID, null, thrown);
     }
   }
 

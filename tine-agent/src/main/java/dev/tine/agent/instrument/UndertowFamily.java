@@ -19,11 +19,19 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
  * default handler); a handler that discards silently is not seen.
  *
  * <p>In Undertow a task is one dispatch of an exchange to the worker pool ({@code
- * HttpServerExchange.dispatch}): one blocking request, unless a handler dispatches twice.
+ * HttpServerExchange.dispatch}): one blocking request, unless a handler dispatches twice. The
+ * requests themselves are counted where Undertow runs a request's handler ({@code
+ * Connectors.executeRootHandler}) on a worker.
  */
 final class UndertowFamily extends Family {
   static final int ID = 3;
   private static final String EQE = "org/jboss/threads/EnhancedQueueExecutor";
+
+  /** Undertow's per-request entry (the I/O thread's first call, and each dispatch's). */
+  private static final String CONNECTORS = "io/undertow/server/Connectors";
+
+  /** Where an exchange completes (and Undertow's access log logs it). */
+  private static final String EXCHANGE = "io/undertow/server/HttpServerExchange";
 
   UndertowFamily() {
     super(ID, "EnhancedQueueExecutor", "workerThreads", false, Repeat.STALE);
@@ -37,7 +45,12 @@ final class UndertowFamily extends Family {
             Advice.to(Created.class).on(net.bytebuddy.matcher.ElementMatchers.isConstructor()),
             Advice.to(Execute.class).on(named("execute").and(takesArguments(Runnable.class)))),
         EQE + "$Task",
-        Advice.to(TaskRun.class).on(named("run").and(takesNoArguments())));
+        Advice.to(TaskRun.class).on(named("run").and(takesNoArguments())),
+        CONNECTORS,
+        Advice.to(RootHandler.class).on(named("executeRootHandler").and(takesArguments(2))),
+        EXCHANGE,
+        Advice.to(ExchangeComplete.class)
+            .on(named("invokeExchangeCompleteListeners").and(takesNoArguments())));
   }
 
   @Override
@@ -93,6 +106,35 @@ final class UndertowFamily extends Family {
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
     static void exit(@Advice.FieldValue("this$0") Object pool, @Advice.Thrown Throwable t) {
       TineBridge.famEnd(ID, pool, null, t);
+    }
+  }
+
+  /**
+   * {@code Connectors.executeRootHandler(handler, exchange)}: a request's handling. On the I/O
+   * thread (no pool task) it is not counted; on a worker, it is the dispatched request, which
+   * waited from its dispatch (the task's arrival) and ends with the exchange when the handler
+   * returns (a blocking handler).
+   */
+  static final class RootHandler {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      TineBridge.reqBegin(ID, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.Thrown Throwable thrown) {
+      TineBridge.reqEnd(ID, null, thrown);
+    }
+  }
+
+  /**
+   * {@code HttpServerExchange.invokeExchangeCompleteListeners()}: the exchange is complete (where
+   * Undertow's access log logs it); what follows on the thread is the connection's own work.
+   */
+  static final class ExchangeComplete {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      TineBridge.reqDone(ID);
     }
   }
 }

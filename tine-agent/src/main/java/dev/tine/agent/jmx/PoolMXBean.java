@@ -144,4 +144,37 @@ public interface PoolMXBean {
 
   /** {@return the advisor's size with its reasons in one line, or "" if none} */
   String getRecommendation();
+
+  // Per request or per task. A server's pool that served requests (Tomcat, ...) is measured per
+  // request: the figures above are its requests', and its pool tasks' are the Task* ones below.
+
+  /** {@return what the figures above count: "requests" (a server's pool) or "tasks"} */
+  String getUnit();
+
+  /** {@return pool tasks per request over the window (NaN unless the unit is requests)} */
+  double getTasksPerRequest();
+
+  /** {@return pool tasks offered per second over the window} */
+  double getTaskArrivalRate();
+
+  /** {@return pool tasks finished per second over the window} */
+  double getTaskRetirementRate();
+
+  /** {@return a pool task's mean run time over the window} */
+  double getTaskServiceMillis();
+
+  /** {@return a pool task's mean queue wait over the window} */
+  double getTaskWaitMillis();
+
+  /** {@return the 99th percentile of the pool tasks' queue wait over the window} */
+  double getTaskWaitP99Millis();
+
+  /** {@return Little's law for the pool's tasks: task arrivals per second × (wait + run)} */
+  double getTaskLittlesL();
+
+  /** {@return pool tasks finished in the window} */
+  long getTaskWindowCompleted();
+
+  /** {@return pool tasks finished since the agent saw the pool} */
+  long getTaskCompleted();
 }

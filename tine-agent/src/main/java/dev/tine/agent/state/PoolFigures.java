@@ -8,7 +8,13 @@ import java.util.Map;
  * in milliseconds, rates per second; window figures cover the last {@code windowSeconds}, totals
  * since the agent first saw the pool. -1 (or NaN) means unknown or not applicable to the kind.
  */
-public final class PoolFigures {
+public final class PoolFigures implements Cloneable {
+  /** {@link #unit} of a pool measured per task. */
+  public static final String TASKS = "tasks";
+
+  /** {@link #unit} of a server's pool measured per request (see {@link RequestView}). */
+  public static final String REQUESTS = "requests";
+
   public int id;
   public String name = "";
   public String kind = "";
@@ -69,6 +75,27 @@ public final class PoolFigures {
   /** Which advice {@link #recommendation} words (null before the first tick). */
   public SizeAdvice.Kind advice;
 
+  /**
+   * What λ, S, Wq, L, the percentiles, the counts and the advice count: {@link #TASKS}, or {@link
+   * #REQUESTS} for a server's pool that served requests.
+   */
+  public String unit = TASKS;
+
+  /** The pool's task figures when {@link #unit} is {@link #REQUESTS}, else null. */
+  public PoolFigures tasks;
+
+  /** Pool tasks per request over the window (NaN unless per request). */
+  public double tasksPerRequest = Double.NaN;
+
+  /** A shallow copy. */
+  public PoolFigures copy() {
+    try {
+      return (PoolFigures) clone();
+    } catch (CloneNotSupportedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
   public Map<String, Object> toMap() {
     Map<String, Object> m = new LinkedHashMap<>();
     m.put("id", id);
@@ -113,6 +140,11 @@ public final class PoolFigures {
     m.put("sample_every", sampleEvery);
     m.put("recommended_size", recommendedSize);
     m.put("recommendation", recommendation);
+    m.put("unit", unit);
+    if (tasks != null) {
+      m.put("tasks_per_request", tasksPerRequest);
+      m.put("tasks", tasks.toMap());
+    }
     return m;
   }
 }

@@ -40,6 +40,9 @@ public final class PoolState {
   /** The window over the tally (ticker only after it is made). */
   private volatile TallyWindow window;
 
+  /** The pool's requests, made at its first request (a server's pool; see {@link RequestView}). */
+  private volatile RequestView requests;
+
   /** Time one task in this many (set by the ticker from the arrival rate). */
   private volatile int sampleEvery = 1;
 
@@ -172,6 +175,17 @@ public final class PoolState {
     }
   }
 
+  /** The pool's requests, made at the first one; null once the pool is frozen (not counted). */
+  public RequestView requests() {
+    RequestView r = requests;
+    return r != null ? r : createRequests();
+  }
+
+  private synchronized RequestView createRequests() {
+    if (requests == null && !frozen) requests = new RequestView(host, System.nanoTime());
+    return requests;
+  }
+
   /** Whether to time the task arriving now. */
   public boolean timeThis() {
     int k = sampleEvery;
@@ -248,6 +262,8 @@ public final class PoolState {
       sampleEvery = f.arrivalRate > timedRate ? (int) Math.ceil(f.arrivalRate / timedRate) : 1;
     }
     f.sampleEvery = sampleEvery;
+    RequestView rv = requests;
+    if (rv != null && m != null) rv.tick(now, f); // per request from here on
     double secs = ring.seconds();
     if (kind == Kind.TINE && secs > 0) {
       f.arrivals = arrivals;
@@ -283,6 +299,7 @@ public final class PoolState {
     close();
     meter = null;
     window = null;
+    requests = null;
   }
 
   /** The readable name: the threads' common prefix, else class@creation site, else class#id. */

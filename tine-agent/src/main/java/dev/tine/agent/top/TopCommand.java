@@ -35,6 +35,9 @@ import picocli.CommandLine.Spec;
       "cover the agent's window (5 s by default). Below the pools: the whole",
       "JVM's ΣL against its cores. Fits the terminal (--width): under 110",
       "columns KIND and CPU%% go and ADVICE shrinks to the advised size.",
+      "A server's request pool (Tomcat, KIND marked *) is shown per request:",
+      "λ requests/s, S a request's handling, Wq from its connection being handed",
+      "to the pool to its handling; --tasks adds a row of its pool tasks.",
       "",
       "It reads the agent if the JVM runs one (-javaagent:tine-agent.jar, the",
       "production way, which JEP 451 asks for: it works where loading agents at",
@@ -76,6 +79,12 @@ public final class TopCommand implements Callable<Integer> {
       paramLabel = "COLUMNS",
       description = "Fit the table to this many columns (default: the terminal's; none if piped).")
   int width = -1;
+
+  @Option(
+      names = "--tasks",
+      description =
+          "Under each server pool (shown per request), a row with its pool tasks' figures.")
+  boolean tasks;
 
   @Option(
       names = "--all",
@@ -167,7 +176,8 @@ public final class TopCommand implements Callable<Integer> {
         } else {
           if (tty) out.print("\033[H\033[2J");
           out.print(
-              TopTable.render(pid, agent, pools, width > 0 ? width : tty ? terminalWidth() : 0));
+              TopTable.render(
+                  pid, agent, pools, width > 0 ? width : tty ? terminalWidth() : 0, tasks));
           if (!tty && count != 1) out.println();
         }
         out.flush();

@@ -161,6 +161,19 @@ public final class TopTable {
    */
   public static String render(
       long pid, Map<String, Object> agent, List<Map<String, Object>> pools, int width) {
+    return render(pid, agent, pools, width, false);
+  }
+
+  /**
+   * The table; with {@code tasks}, each pool measured per request (a server's) gets a second row
+   * with its pool tasks' figures.
+   */
+  public static String render(
+      long pid,
+      Map<String, Object> agent,
+      List<Map<String, Object>> pools,
+      int width,
+      boolean tasks) {
     boolean narrow = width > 0 && width < WIDE;
     String nl = System.lineSeparator();
     StringBuilder sb = new StringBuilder();
@@ -244,7 +257,7 @@ public final class TopTable {
                 Locale.ROOT,
                 fmt,
                 trunc(String.valueOf(p.get("Name")), 26),
-                kind(p.get("Kind")),
+                kind(p.get("Kind")) + ("requests".equals(p.get("Unit")) ? "*" : ""),
                 threads,
                 f(num(p.get("ArrivalRate")), 1),
                 ms(num(p.get("ServiceMillis"))),
@@ -256,6 +269,19 @@ public final class TopTable {
                 advice);
       }
       sb.append(fit(line, width)).append(nl);
+      if (tasks && "requests".equals(p.get("Unit")))
+        sb.append(fit(taskRow(p, fmt, narrow), width)).append(nl);
+    }
+    if (pools.stream().anyMatch(p -> "requests".equals(p.get("Unit")))) {
+      sb.append(
+              fit(
+                  "server pools ("
+                      + (narrow ? "" : "KIND ")
+                      + "marked *) are shown per request:"
+                      + " λ requests/s, S handling, Wq from the connection handed to the pool"
+                      + (tasks ? "" : " (--tasks: their pool tasks too)"),
+                  width))
+          .append(nl);
     }
     if (pools.isEmpty()) {
       sb.append(
@@ -302,6 +328,41 @@ public final class TopTable {
           .append(nl);
     }
     return sb.toString();
+  }
+
+  /** A request pool's second row: its pool tasks (mean wait in place of the median). */
+  private static String taskRow(Map<String, Object> p, String fmt, boolean narrow) {
+    String wq = ms(num(p.get("TaskWaitMillis"))) + "/" + ms(num(p.get("TaskWaitP99Millis")));
+    double tpr = num(p.get("TasksPerRequest"));
+    String name = " tasks (" + (Double.isNaN(tpr) ? "-" : f(tpr, 2)) + "/req)";
+    if (narrow) {
+      return String.format(
+          Locale.ROOT,
+          fmt,
+          name,
+          "",
+          compact(num(p.get("TaskArrivalRate"))),
+          ms(num(p.get("TaskServiceMillis"))),
+          wq,
+          l(num(p.get("TaskLittlesL"))),
+          "",
+          "",
+          "");
+    }
+    return String.format(
+        Locale.ROOT,
+        fmt,
+        name,
+        "task",
+        "",
+        f(num(p.get("TaskArrivalRate")), 1),
+        ms(num(p.get("TaskServiceMillis"))),
+        wq,
+        f(num(p.get("TaskLittlesL")), 2),
+        "",
+        "",
+        "",
+        "(Wq: mean/p99)");
   }
 
   private static String fit(String line, int width) {

@@ -31,6 +31,9 @@ public final class JettyServer {
     final long arrival, start;
     int requests;
 
+    /** The end of the job's last request in Jetty's request log (0: none yet). */
+    long lastLogged;
+
     Job(Runnable job, long arrival, long start) {
       this.job = job;
       this.arrival = arrival;
@@ -116,6 +119,21 @@ public final class JettyServer {
             return true;
           }
         });
+    // Jetty's own request log, called as a request completes: its handling from Jetty's
+    // beginning it (getBeginNanoTime) to the log; its wait from its job's arrival in the pool (the
+    // job's first request) or the job's previous request's end; a request run in place by the
+    // thread that produced it waited for nothing.
+    server.setRequestLog((request, response) -> {
+      long end = System.nanoTime();
+      long start = request.getBeginNanoTime();
+      Job j = CURRENT.get();
+      long ready = start;
+      if (j != null && j.isRequestTask()) {
+        ready = j.lastLogged != 0 ? j.lastLogged : j.arrival;
+        j.lastLogged = end;
+      }
+      TRUTH.timedRequest(ready, start, end);
+    });
     server.start();
     System.out.println(
         "SERVER Jetty " + Server.getVersion() + (virtual ? " (virtual threads)" : ""));

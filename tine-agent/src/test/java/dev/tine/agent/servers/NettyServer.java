@@ -37,7 +37,9 @@ import java.nio.charset.StandardCharsets;
 public final class NettyServer {
   static final Truth TRUTH = new Truth();
 
-  record Stamped(FullHttpRequest request, long arrival) {}
+  /** When the I/O loop passed on each request of a channel not yet handled. */
+  static final io.netty.util.AttributeKey<java.util.Queue<Long>> READ =
+      io.netty.util.AttributeKey.valueOf("read");
 
   /** When the I/O loop passed on each read-complete event of a channel not yet handled. */
   static final io.netty.util.AttributeKey<java.util.Queue<Long>> READ_COMPLETE =
@@ -63,8 +65,14 @@ public final class NettyServer {
                             new ChannelInboundHandlerAdapter() {
                               @Override
                               public void channelRead(ChannelHandlerContext ctx, Object msg) {
-                                ctx.fireChannelRead(
-                                    new Stamped((FullHttpRequest) msg, System.nanoTime()));
+                                // the request goes on as it is (a handler down the pipeline
+                                // reads a FullHttpRequest); its time waits beside it
+                                ctx.channel()
+                                    .attr(READ)
+                                    .setIfAbsent(
+                                        new java.util.concurrent.ConcurrentLinkedQueue<>());
+                                ctx.channel().attr(READ).get().add(System.nanoTime());
+                                ctx.fireChannelRead(msg);
                               }
 
                               @Override
@@ -97,7 +105,7 @@ public final class NettyServer {
    * Runs on the group: Netty hands it each read and, to keep events in order, each read-complete
    * (two tasks a request). Both are logged.
    */
-  static final class Work extends SimpleChannelInboundHandler<Stamped> {
+  static final class Work extends SimpleChannelInboundHandler<FullHttpRequest> {
     @Override
     public void channelReadComplete(ChannelHandlerContext ctx) {
       long start = System.nanoTime();
@@ -108,13 +116,13 @@ public final class NettyServer {
     }
 
     @Override
-    protected void channelRead0(ChannelHandlerContext ctx, Stamped s) {
+    protected void channelRead0(ChannelHandlerContext ctx, FullHttpRequest request) {
       long start = System.nanoTime();
-      QueryStringDecoder q = new QueryStringDecoder(s.request().uri());
+      long arrival = ctx.channel().attr(READ).get().poll(); // events stay in order per channel
+      QueryStringDecoder q = new QueryStringDecoder(request.uri());
       int sleep =
           Integer.parseInt(q.parameters().getOrDefault("sleep", java.util.List.of("0")).get(0));
       int cpu = Integer.parseInt(q.parameters().getOrDefault("cpu", java.util.List.of("0")).get(0));
-      s.request().release();
       Truth.work(sleep, cpu);
       FullHttpResponse r =
           new DefaultFullHttpResponse(
@@ -123,7 +131,9 @@ public final class NettyServer {
               Unpooled.copiedBuffer("ok", StandardCharsets.US_ASCII));
       r.headers().set(HttpHeaderNames.CONTENT_LENGTH, 2);
       ctx.writeAndFlush(r);
-      TRUTH.task(s.arrival(), start, System.nanoTime());
+      long end = System.nanoTime();
+      TRUTH.task(arrival, start, end);
+      TRUTH.timedRequest(arrival, start, end); // the request is this read task
       TRUTH.request();
     }
   }

@@ -22,6 +22,26 @@ class SpringBootIT {
     run(Mode.AT_START);
   }
 
+  /**
+   * Boot's own request pool (Tomcat makes it: {@code http-nio-...-exec}, 4 threads), attached under
+   * load after the application has served {@value ServerHarness#WARM_REQUESTS} requests. The pool's
+   * tasks are not logged (it is Tomcat's): its requests are checked against Tomcat's own request
+   * log, λ and S.
+   */
+  @Test
+  void attachedIntoAWarmedUpApplicationsOwnPool() throws Exception {
+    ServerHarness.run(
+        Mode.WARMED,
+        SpringServer.class,
+        List.of("default"),
+        "Tomcat",
+        "http-nio",
+        8,
+        4_000,
+        20_000,
+        false);
+  }
+
   private static void run(Mode mode) throws Exception {
     ServerHarness.run(
         mode,

@@ -17,13 +17,15 @@ import org.springframework.web.bind.annotation.RestController;
  * A Spring Boot 3.4 web application on its embedded Tomcat, on 127.0.0.1. Args: {@code platform N}:
  * Tomcat's request pool of N threads, given to Tomcat through Spring Boot's protocol-handler
  * customizer as {@link TomcatServer.LoggedPool} (Tomcat's own pool, logging each task: the server's
- * truth); or {@code virtual}: {@code spring.threads.virtual.enabled=true}, each request task on a
- * new virtual thread.
+ * truth); or {@code default N}: the pool Tomcat makes itself ({@code server.tomcat.threads.max=N},
+ * its tasks not logged); or {@code virtual}: {@code spring.threads.virtual.enabled=true}, each
+ * request task on a new virtual thread. Every request is logged by Tomcat's access-log hook ({@link
+ * TomcatServer.RequestLog}).
  */
 @SpringBootApplication(proxyBeanMethods = false)
 @RestController
 public class SpringServer {
-  static boolean virtual;
+  static boolean virtual, defaultPool;
   static int threads;
 
   @GetMapping("/work")
@@ -35,19 +37,22 @@ public class SpringServer {
 
   @Bean
   WebServerFactoryCustomizer<TomcatServletWebServerFactory> loggedPool() {
-    return factory ->
-        factory.addProtocolHandlerCustomizers(handler -> {
-          if (virtual) return;
-          TaskQueue queue = new TaskQueue();
-          TomcatServer.LoggedPool pool = new TomcatServer.LoggedPool(threads, queue);
-          queue.setParent(pool);
-          handler.setExecutor(pool);
-        });
+    return factory -> {
+      factory.addEngineValves(new TomcatServer.RequestLog());
+      factory.addProtocolHandlerCustomizers(handler -> {
+        if (virtual || defaultPool) return;
+        TaskQueue queue = new TaskQueue();
+        TomcatServer.LoggedPool pool = new TomcatServer.LoggedPool(threads, queue);
+        queue.setParent(pool);
+        handler.setExecutor(pool);
+      });
+    };
   }
 
   public static void main(String[] args) throws Exception {
     virtual = args[0].equals("virtual");
-    threads = virtual ? 0 : Integer.parseInt(args[1]);
+    defaultPool = args[0].equals("default");
+    threads = virtual || defaultPool ? 0 : Integer.parseInt(args[1]);
     SpringApplication app = new SpringApplication(SpringServer.class);
     app.setDefaultProperties(
         Map.of(
@@ -55,7 +60,8 @@ public class SpringServer {
             "server.address", "127.0.0.1",
             "spring.main.banner-mode", "off",
             "logging.level.root", "WARN",
-            "spring.threads.virtual.enabled", String.valueOf(virtual)));
+            "spring.threads.virtual.enabled", String.valueOf(virtual),
+            "server.tomcat.threads.max", args.length > 1 ? args[1] : "200"));
     ConfigurableApplicationContext ctx = app.run();
     int port = ((WebServerApplicationContext) ctx).getWebServer().getPort();
     System.out.println(

@@ -57,6 +57,7 @@ public final class TomcatServer {
       super.beforeExecute(t, task);
       Long a = arrivals.remove(task);
       running.set(new long[] {a == null ? 0 : a, System.nanoTime()});
+      RequestLog.taskArrived(a == null ? 0 : a);
     }
 
     @Override
@@ -66,6 +67,60 @@ public final class TomcatServer {
       if (r != null && r[0] != 0) TRUTH.task(r[0], r[1], end);
       running.remove();
       super.afterExecute(task, thrown); // Tomcat counts its submitted tasks down here
+    }
+  }
+
+  /**
+   * Tomcat's own request log: an access log (Tomcat's {@code AccessLog}, called as its access log
+   * valve is, once the response is finished) in the engine's pipeline. A request's handling, as
+   * Tomcat's access log times it ({@code %D}): from Tomcat reading the request's first byte to the
+   * log; its wait: from its connection being handed to the pool ({@link LoggedPool#execute}; the
+   * first request a task serves) or from the thread's previous request in the same task (a
+   * keep-alive request the thread read itself) to that first byte.
+   */
+  static final class RequestLog extends org.apache.catalina.valves.ValveBase
+      implements org.apache.catalina.AccessLog {
+    /** Per pool thread: the arrival of its task (0: none, or already used), its last end. */
+    private static final ThreadLocal<long[]> TASK = ThreadLocal.withInitial(() -> new long[2]);
+
+    RequestLog() {
+      super(true);
+    }
+
+    static void taskArrived(long arrival) {
+      long[] t = TASK.get();
+      t[0] = arrival;
+      t[1] = 0;
+    }
+
+    @Override
+    public void invoke(
+        org.apache.catalina.connector.Request request,
+        org.apache.catalina.connector.Response response)
+        throws IOException, jakarta.servlet.ServletException {
+      getNext().invoke(request, response);
+    }
+
+    @Override
+    public void log(
+        org.apache.catalina.connector.Request request,
+        org.apache.catalina.connector.Response response,
+        long time) {
+      long end = System.nanoTime();
+      long start = request.getCoyoteRequest().getStartTimeNanos();
+      long[] t = TASK.get();
+      long ready = t[0] != 0 ? t[0] : t[1];
+      t[0] = 0;
+      t[1] = ready == 0 ? 0 : end; // a wait is known only on a pool thread whose task was logged
+      TRUTH.timedRequest(ready, start, end);
+    }
+
+    @Override
+    public void setRequestAttributesEnabled(boolean enabled) {}
+
+    @Override
+    public boolean getRequestAttributesEnabled() {
+      return false;
     }
   }
 
@@ -96,6 +151,7 @@ public final class TomcatServer {
     queue.setParent(pool);
     ((AbstractProtocol<?>) c.getProtocolHandler()).setExecutor(pool);
     tomcat.getService().addConnector(c);
+    tomcat.getEngine().getPipeline().addValve(new RequestLog());
     tomcat.setConnector(c);
     Context ctx = tomcat.addContext("", null);
     Tomcat.addServlet(ctx, "work", new Work());

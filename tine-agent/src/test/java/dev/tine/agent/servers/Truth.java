@@ -13,8 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  * windows can be matched with the agent's), at the pool's own extension points or in its handler.
  *
  * <p>Commands: {@code stats FROM_MS TO_MS} answers {@code STATS arrivals ended waitNanosSum
- * serviceNanosSum requests}: tasks that arrived in [FROM, TO), and over the tasks that ended in it
- * their summed wait and service, and requests handled in it. {@code quit} ends the server.
+ * serviceNanosSum requests p99Wait reqStarted reqEnded reqWaitSum reqServiceSum reqP99Wait}: tasks
+ * that arrived in [FROM, TO), and over the tasks that ended in it their summed wait and service,
+ * requests handled in it; then the requests the server timed itself (those that started in the
+ * window, and over those that ended in it their summed wait, -1 if unknown, and handling). {@code
+ * quit} ends the server.
  */
 final class Truth {
   private static final int LOG = 1 << 20;
@@ -25,6 +28,12 @@ final class Truth {
   private final long[] waitNs = new long[LOG], serviceNs = new long[LOG];
   private final long[] requestMs = new long[LOG];
   private long tasks, requests, rejected;
+
+  // requests timed by the server itself (its per-request extension point): start, end, and the
+  // wait from the connection being handed to the pool (-1: not known)
+  private final long[] reqStartMs = new long[LOG], reqEndMs = new long[LOG];
+  private final long[] reqWaitNs = new long[LOG], reqServiceNs = new long[LOG];
+  private long timedRequests;
 
   static long wallMillis(long nanos) {
     return BASE_MILLIS + Math.floorDiv(nanos - BASE_NANOS, 1_000_000L);
@@ -37,6 +46,18 @@ final class Truth {
     endMs[i] = wallMillis(end);
     waitNs[i] = start - arrival;
     serviceNs[i] = end - start;
+  }
+
+  /**
+   * One request as the server times it (nanoTime values): its handling's start and end, and when
+   * its bytes were handed to the pool ({@code ready}; 0 if not known).
+   */
+  synchronized void timedRequest(long ready, long start, long end) {
+    int i = (int) (timedRequests++ & (LOG - 1));
+    reqStartMs[i] = wallMillis(start);
+    reqEndMs[i] = wallMillis(end);
+    reqWaitNs[i] = ready == 0 ? -1 : start - ready;
+    reqServiceNs[i] = end - start;
   }
 
   /** The pool refused a task. */
@@ -68,7 +89,24 @@ final class Truth {
       long m = requestMs[(int) (k & (LOG - 1))];
       if (m >= from && m < to) req++;
     }
-    return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99;
+    // the server's own request timings: started, ended, and over the ended ones the summed wait
+    // (-1 if some wait is unknown), service, and the 99th percentile wait
+    long rStarted = 0, rEnded = 0, rWait = 0, rService = 0;
+    long[] rWaits = new long[16];
+    for (long k = Math.max(0, timedRequests - LOG); k < timedRequests; k++) {
+      int i = (int) (k & (LOG - 1));
+      if (reqStartMs[i] >= from && reqStartMs[i] < to) rStarted++;
+      if (reqEndMs[i] >= from && reqEndMs[i] < to) {
+        if (rEnded == rWaits.length) rWaits = java.util.Arrays.copyOf(rWaits, rWaits.length * 2);
+        rWaits[(int) rEnded++] = reqWaitNs[i];
+        rWait = rWait < 0 || reqWaitNs[i] < 0 ? -1 : rWait + reqWaitNs[i];
+        rService += reqServiceNs[i];
+      }
+    }
+    java.util.Arrays.sort(rWaits, 0, (int) rEnded);
+    long rP99 = rEnded == 0 || rWait < 0 ? -1 : rWaits[(int) Math.ceil(0.99 * rEnded) - 1];
+    return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99
+        + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99;
   }
 
   /** Prints {@code PORT p PID q} and serves commands until {@code quit}. */

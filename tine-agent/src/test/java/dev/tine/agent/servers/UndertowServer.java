@@ -25,6 +25,11 @@ public final class UndertowServer {
               long arrival = System.nanoTime();
               exchange.dispatch((HttpServerExchange ex) -> {
                 long start = System.nanoTime();
+                // where Undertow's own access log logs: as the exchange completes
+                ex.addExchangeCompleteListener((done, next) -> {
+                  TRUTH.timedRequest(arrival, start, System.nanoTime());
+                  next.proceed();
+                });
                 int[] p = Truth.params(ex.getQueryString());
                 Truth.work(p[0], p[1]);
                 ex.getResponseHeaders().put(io.undertow.util.Headers.CONTENT_TYPE, "text/plain");

@@ -1,0 +1,186 @@
+package dev.tine.agent.instrument;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.tine.agent.AgentConfig;
+import dev.tine.agent.state.Host;
+import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.PoolState;
+import dev.tine.agent.state.Registry;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A server pool's requests against the hooks' own calls, on one thread: one Tomcat task serving two
+ * keep-alive requests. Bounds come from this test's own clock readings around each call, so the
+ * test holds on a loaded machine.
+ */
+class RequestFiguresTest {
+  private final Host host =
+      new Host() {
+        private final AtomicInteger recorders = new AtomicInteger();
+
+        @Override
+        public AgentConfig config() {
+          return AgentConfig.DEFAULT;
+        }
+
+        @Override
+        public void failed(Throwable t) {} // the fake pool has no getters to read
+
+        @Override
+        public void wakeTicker() {}
+
+        @Override
+        public AtomicInteger recorders() {
+          return recorders;
+        }
+
+        @Override
+        public int processors() {
+          return 2;
+        }
+      };
+  private final Registry reg = new Registry(host);
+  private final AgentHooks hooks = new AgentHooks(host, reg);
+  private final Object pool = new Object(), task = new Object();
+  private static final int TOMCAT = TomcatFamily.ID;
+
+  private static void pause(long millis) {
+    long until = System.nanoTime() + millis * 1_000_000;
+    for (long left; (left = until - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
+  }
+
+  @Test
+  void aTaskServingTwoRequestsShowsTwoRequestsEachWaitingFromItsOwnReadiness() {
+    long a0 = System.nanoTime();
+    hooks.famArrive(TOMCAT, pool, task, null); // the poller hands the connection to the pool
+    long a1 = System.nanoTime();
+    pause(4); // queued
+    hooks.famStart(TOMCAT, pool, task);
+    pause(1); // the request's head is read
+    long s0 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, null);
+    long s1 = System.nanoTime();
+    pause(3);
+    long e0 = System.nanoTime();
+    hooks.reqEnd(TOMCAT, null, null);
+    long e1 = System.nanoTime();
+    pause(1); // the next keep-alive request, read by the same task
+    long t0 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, null);
+    hooks.reqBegin(TOMCAT, null); // the server's entry point entered again inside: the same request
+    long t1 = System.nanoTime();
+    pause(2);
+    hooks.reqEnd(TOMCAT, null, null);
+    long f0 = System.nanoTime();
+    hooks.reqEnd(TOMCAT, null, null);
+    long f1 = System.nanoTime();
+    hooks.famEnd(TOMCAT, pool, null, null);
+    hooks.reqBegin(TOMCAT, null); // outside any task of a measured pool: not a request of it
+    hooks.reqEnd(TOMCAT, null, null);
+
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    PoolFigures f = st.figures;
+    assertEquals(PoolFigures.REQUESTS, f.unit);
+    assertEquals(2, f.windowArrivals, "requests");
+    assertEquals(2, f.windowCompleted);
+    assertEquals(2, f.totalTimed);
+    assertEquals(1, f.tasks.windowCompleted, "pool tasks");
+    assertEquals(0.5, f.tasksPerRequest, 1e-12);
+    // request 1 waited from the task's arrival; request 2 from request 1's end
+    long waitLow = (s0 - a1) + (t0 - e1), waitHigh = (s1 - a0) + (t1 - e0);
+    long serviceLow = (e0 - s1) + (f0 - t1), serviceHigh = (e1 - s0) + (f1 - t0);
+    long wait = Math.round(f.totalWaitSeconds * 1e9),
+        service = Math.round(f.totalServiceSeconds * 1e9);
+    assertTrue(
+        wait >= waitLow - 1000 && wait <= waitHigh + 1000,
+        "waits " + wait + " ns not in [" + waitLow + ", " + waitHigh + "]");
+    assertTrue(
+        service >= serviceLow - 1000 && service <= serviceHigh + 1000,
+        "handling " + service + " ns not in [" + serviceLow + ", " + serviceHigh + "]");
+    // the task's own figures are kept beside: one task, waiting from its arrival to its start
+    assertTrue(f.tasks.waitMs >= 4, "task wait " + f.tasks.waitMs);
+    assertNull(f.tasks.tasks);
+  }
+
+  /** Stands for Tomcat's {@code org.apache.coyote.Request}: its own start of the request. */
+  public static final class CoyoteRequest {
+    long startTimeNanos = -1;
+
+    public long getStartTimeNanos() {
+      return startTimeNanos;
+    }
+  }
+
+  @Test
+  void tomcatsRequestStartsWhereTomcatStartedItUnlessThatReadingIsNotThisRequests() {
+    Families.of(TOMCAT).requestStart(new CoyoteRequest()); // its method looked up once, here
+    hooks.famArrive(TOMCAT, pool, task, null);
+    CoyoteRequest stale = new CoyoteRequest();
+    stale.startTimeNanos = System.nanoTime(); // before the task started: left from elsewhere
+    hooks.famStart(TOMCAT, pool, task);
+    CoyoteRequest request = new CoyoteRequest();
+    request.startTimeNanos = System.nanoTime(); // Tomcat reads the request's first byte
+    pause(3); // and parses its head
+    long s1 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, request);
+    hooks.reqEnd(TOMCAT, request, null);
+    long e1 = System.nanoTime();
+    long s2 = System.nanoTime();
+    hooks.reqBegin(TOMCAT, stale);
+    hooks.reqEnd(TOMCAT, stale, null);
+    long e2 = System.nanoTime();
+    hooks.famEnd(TOMCAT, pool, null, null);
+
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    long service = Math.round(st.figures.totalServiceSeconds * 1e9);
+    // the first from Tomcat's own start (3 ms before the adapter), the second from the adapter
+    // (the stale reading ignored: taken, it would add more than 3 ms)
+    long low = s1 - request.startTimeNanos, high = e1 - request.startTimeNanos + (e2 - s2);
+    assertTrue(
+        service >= low - 1000 && service <= high + 1000,
+        "handling " + service + " ns not in [" + low + ", " + high + "]");
+  }
+
+  @Test
+  void aRequestTheServerCompletesEarlyEndsThere() {
+    hooks.famArrive(UndertowFamily.ID, pool, task, null);
+    hooks.famStart(UndertowFamily.ID, pool, task);
+    long s0 = System.nanoTime();
+    hooks.reqBegin(UndertowFamily.ID, null);
+    pause(2);
+    hooks.reqDone(UndertowFamily.ID); // the exchange completes
+    long d1 = System.nanoTime();
+    hooks.reqBegin(
+        UndertowFamily.ID, null); // the next request's head, read in passing: not counted
+    hooks.reqEnd(UndertowFamily.ID, null, null);
+    pause(5); // the connection's own work, still inside the entry point
+    hooks.reqEnd(UndertowFamily.ID, null, null);
+    hooks.famEnd(UndertowFamily.ID, pool, null, null);
+
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    PoolFigures f = st.figures;
+    assertEquals(1, f.windowCompleted, "requests");
+    long service = Math.round(f.totalServiceSeconds * 1e9);
+    assertTrue(service <= d1 - s0 + 1000, "handling " + service + " ns past the completion");
+  }
+
+  @Test
+  void aPoolThatServedNoRequestIsShownPerTask() {
+    hooks.famArrive(TOMCAT, pool, task, null);
+    hooks.famStart(TOMCAT, pool, task);
+    hooks.famEnd(TOMCAT, pool, null, null);
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    assertEquals(PoolFigures.TASKS, st.figures.unit);
+    assertEquals(1, st.figures.windowCompleted);
+    assertNull(st.figures.tasks);
+  }
+}
