@@ -23,6 +23,12 @@ import java.util.concurrent.TimeUnit;
  * started and warmed up, run in interleaved pairs (the box is shared and drifts), each variant's
  * wall time per task against the baseline of its own round.
  *
+ * <p>A fourth variant, {@code attached, thread renewed}, attaches the same way and then has the
+ * application replace its pool's thread (one task that throws: the pool starts a new worker). It
+ * separates what an attach costs in itself from what a thread pays for having been inside {@code
+ * ThreadPoolExecutor.runWorker} when the class was retransformed: that frame keeps the method's old
+ * version, which HotSpot does not compile again.
+ *
  * <pre>
  * java -cp tine-agent/target/test-classes:tine-agent/target/classes:$(cat cp.txt) \
  *     dev.tine.agent.bench.PairedOverhead tine-agent/target/tine-agent.jar [rounds] [taskMicros] [tasks]
@@ -50,6 +56,13 @@ public final class PairedOverhead {
       run(pool, inFlight, spin, tasks / 2); // warm up: the JIT, and the pool's thread
       System.out.println("READY " + ProcessHandle.current().pid());
       new BufferedReader(new InputStreamReader(System.in)).readLine();
+      if (args.length > 2 && args[2].equals("renew")) {
+        // the pool's thread ends (its task throws) and the pool starts a new one
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {});
+        pool.execute(() -> {
+          throw new IllegalStateException("renew the pool's thread");
+        });
+      }
       run(pool, inFlight, spin, tasks / 10); // a settled start after an attach
       var os =
           (com.sun.management.OperatingSystemMXBean)
@@ -88,7 +101,8 @@ public final class PairedOverhead {
         Path.of(Workload.class.getProtectionDomain().getCodeSource().getLocation().toURI())
             .toString();
     Map<String, List<Double>> ratios = new LinkedHashMap<>(), cpuRatios = new LinkedHashMap<>();
-    List<String> variants = List.of("no agent", "-javaagent", "attached");
+    List<String> variants =
+        List.of("no agent", "-javaagent", "attached", "attached, thread renewed");
     for (int r = 0; r < rounds; r++) {
       Map<String, Double> ns = new LinkedHashMap<>(), cpu = new LinkedHashMap<>();
       // rotate the order so no variant always runs first in a round
@@ -96,21 +110,22 @@ public final class PairedOverhead {
         String v = variants.get((k + r) % variants.size());
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m"));
         if (v.equals("-javaagent")) cmd.add("-javaagent:" + jar + "=quiet=true");
-        if (v.equals("attached")) cmd.add("-XX:+EnableDynamicAgentLoading");
+        boolean attach = v.startsWith("attached");
+        if (attach) cmd.add("-XX:+EnableDynamicAgentLoading");
         cmd.addAll(
             List.of(
                 "-cp",
                 cp,
                 Workload.class.getName(),
                 Integer.toString(micros),
-                Integer.toString(tasks)));
+                Integer.toString(tasks),
+                v.equals("attached, thread renewed") ? "renew" : "keep"));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader out =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String ready = out.readLine();
         AttachClient c = null;
-        if (v.equals("attached"))
-          c = AttachClient.attach(Long.parseLong(ready.split(" ")[1]), jar, "quiet=true");
+        if (attach) c = AttachClient.attach(Long.parseLong(ready.split(" ")[1]), jar, "quiet=true");
         OutputStream in = p.getOutputStream();
         in.write('\n');
         in.flush();
