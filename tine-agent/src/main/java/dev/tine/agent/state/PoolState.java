@@ -248,13 +248,24 @@ public final class PoolState {
    * on two ticks in a row and beyond what threads in the middle of a poll or a submission can
    * explain, are dropped, oldest first.
    */
-  private void resyncCurve(int queueLength, int poolSize) {
+  private void resyncCurve(int poolSize) {
     ArrivalCurve c = activeCurve();
-    if (c == null || queueLength < 0) {
+    if (c == null || !(ref.get() instanceof ThreadPoolExecutor p)) {
       lastCurveExcess = 0;
       return;
     }
-    long excess = c.held() - Math.max(0, queueLength - timedPending.get());
+    // the curve first, the queue right after: an arrival in between only lowers the excess (the
+    // tick's own reading of the queue came earlier, and a burst's arrivals since then read as an
+    // excess: 50,000 queued lost a few thousand arrivals that way)
+    long held = c.held();
+    int queued;
+    try {
+      queued = p.getQueue().size();
+    } catch (RuntimeException e) {
+      host.failed(e);
+      return;
+    }
+    long excess = held - Math.max(0, queued - timedPending.get());
     long slack = Math.max(0, poolSize) + 16;
     long drop = Math.min(excess, lastCurveExcess) - slack;
     lastCurveExcess = excess;
@@ -317,7 +328,7 @@ public final class PoolState {
       host.failed(t);
     }
     f.cpuTimeNanos = threads.cpuNanos();
-    resyncCurve(f.queueLength, f.poolSize);
+    resyncCurve(f.poolSize);
     long executed = 0;
     if (kind == Kind.TINE) {
       try {

@@ -23,7 +23,11 @@ import java.util.concurrent.TimeUnit;
  * started and warmed up, run in interleaved pairs (the box is shared and drifts), each variant's
  * wall time per task against the baseline of its own round.
  *
- * <p>A fourth variant, {@code attached, thread renewed}, attaches the same way and then has the
+ * <p>{@code -javaagent, read over JMX} connects to an agent started with {@code -javaagent} as
+ * {@code tine top} does (the JDK's local JMX connector, started through the Attach API), to
+ * separate what that connector costs from what the attach itself costs.
+ *
+ * <p>A fifth variant, {@code attached, thread renewed}, attaches the same way and then has the
  * application replace its pool's thread (one task that throws: the pool starts a new worker). It
  * separates what an attach costs in itself from what a thread pays for having been inside {@code
  * ThreadPoolExecutor.runWorker} when the class was retransformed: that frame keeps the method's old
@@ -125,7 +129,11 @@ public final class PairedOverhead {
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String ready = out.readLine();
         AttachClient c = null;
-        if (attach) c = AttachClient.attach(Long.parseLong(ready.split(" ")[1]), jar, "quiet=true");
+        long pid = Long.parseLong(ready.split(" ")[1]);
+        if (attach) c = AttachClient.attach(pid, jar, "quiet=true");
+        // as tine top reads an agent started with -javaagent: the JDK's local JMX connector
+        if (v.equals("-javaagent, read over JMX"))
+          c = AttachClient.attach(pid, jar, null, AttachClient.Mode.EXISTING);
         OutputStream in = p.getOutputStream();
         in.write('\n');
         in.flush();

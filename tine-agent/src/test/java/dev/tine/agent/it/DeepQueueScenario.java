@@ -19,7 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code truth FROM_MS TO_MS}: {@code TRUTH tasks=.. wait_ms=.. service_ms=.. rate=.. l=..}
  *       over the tasks that ended in that wall-clock interval (as {@link TruthScenario}).
  *   <li>{@code hold POOL N}: N tasks queued behind the pool's threads, which wait on a gate; {@code
- *       heap} prints {@code HEAP bytes} (used after three full GCs); {@code release} opens the
+ *       heap} prints {@code HEAP bytes}, {@code idle POOL} waits for an empty queue and idle threads (used after three full GCs); {@code release} opens the
  *       gate.
  * </ul>
  */
@@ -53,8 +53,15 @@ public final class DeepQueueScenario {
           Runtime rt = Runtime.getRuntime();
           System.out.println("HEAP " + (rt.totalMemory() - rt.freeMemory()));
         }
+        case "idle" -> {
+          ThreadPoolExecutor p = w[1].equals("five") ? five : fifty;
+          while (p.getQueue().size() > 0 || p.getActiveCount() > 0) Thread.sleep(5);
+          System.out.println("IDLE");
+        }
         case "hold" -> {
           ThreadPoolExecutor p = w[1].equals("five") ? five : fifty;
+          // the pool idle first: only the held tasks in its queue
+          while (p.getQueue().size() > 0 || p.getActiveCount() > 0) Thread.sleep(5);
           CountDownLatch g = new CountDownLatch(1);
           gate = g;
           int n = Integer.parseInt(w[2]);
