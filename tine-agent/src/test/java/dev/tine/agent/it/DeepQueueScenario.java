@@ -19,8 +19,8 @@ import java.util.concurrent.locks.LockSupport;
  *   <li>{@code truth FROM_MS TO_MS}: {@code TRUTH tasks=.. wait_ms=.. service_ms=.. rate=.. l=..}
  *       over the tasks that ended in that wall-clock interval (as {@link TruthScenario}).
  *   <li>{@code hold POOL N}: N tasks queued behind the pool's threads, which wait on a gate; {@code
- *       heap} prints {@code HEAP bytes}, {@code idle POOL} waits for an empty queue and idle threads (used after three full GCs); {@code release} opens the
- *       gate.
+ *       heap} prints {@code HEAP bytes}, {@code idle POOL} waits for an empty queue and idle
+ *       threads (used after three full GCs); {@code release} opens the gate.
  * </ul>
  */
 public final class DeepQueueScenario {
