@@ -107,13 +107,15 @@ public final class AgentHooks implements TineHooks {
 
   @Override
   public void tpeExecute(Object pool, Object task) {
+    // the clock first: the registry's look-up is not the task's wait (sub-ms waits read short)
+    long now = System.nanoTime();
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null || st.kind == Kind.SCHEDULED) return; // scheduled tasks arrive when they are due
     if (st.frozen) {
       st.lateArrivals.increment();
       return;
     }
-    long arrival = st.meter().arrive();
+    long arrival = st.meter().arrive(now);
     // A deep FIFO queue: while the curve is active every arrival without an entry goes there, so
     // the k-th start without an entry is matched to the k-th such arrival.
     ArrivalCurve c = st.activeCurve();

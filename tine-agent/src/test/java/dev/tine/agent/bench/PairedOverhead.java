@@ -35,7 +35,8 @@ import java.util.concurrent.TimeUnit;
  *
  * <pre>
  * java -cp tine-agent/target/test-classes:tine-agent/target/classes:$(cat cp.txt) \
- *     dev.tine.agent.bench.PairedOverhead tine-agent/target/tine-agent.jar [rounds] [taskMicros] [tasks]
+ *     dev.tine.agent.bench.PairedOverhead tine-agent/target/tine-agent.jar [rounds] [taskMicros] [tasks] \
+ *     [variants, comma-separated]
  * </pre>
  */
 public final class PairedOverhead {
@@ -106,14 +107,29 @@ public final class PairedOverhead {
             .toString();
     Map<String, List<Double>> ratios = new LinkedHashMap<>(), cpuRatios = new LinkedHashMap<>();
     List<String> variants =
-        List.of("no agent", "-javaagent", "attached", "attached, thread renewed");
+        List.of(
+            "no agent",
+            "-javaagent",
+            "-javaagent, read over JMX",
+            "attached",
+            "attached, thread renewed");
+    // a fifth argument picks some ("no agent" always runs): their names, comma-separated
+    if (args.length > 4) {
+      List<String> picked = new ArrayList<>(List.of("no agent"));
+      for (String v : variants) {
+        for (String p : args[4].split(",")) {
+          if (!v.equals("no agent") && v.equals(p.trim())) picked.add(v);
+        }
+      }
+      variants = picked;
+    }
     for (int r = 0; r < rounds; r++) {
       Map<String, Double> ns = new LinkedHashMap<>(), cpu = new LinkedHashMap<>();
       // rotate the order so no variant always runs first in a round
       for (int k = 0; k < variants.size(); k++) {
         String v = variants.get((k + r) % variants.size());
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m"));
-        if (v.equals("-javaagent")) cmd.add("-javaagent:" + jar + "=quiet=true");
+        if (v.startsWith("-javaagent")) cmd.add("-javaagent:" + jar + "=quiet=true");
         boolean attach = v.startsWith("attached");
         if (attach) cmd.add("-XX:+EnableDynamicAgentLoading");
         cmd.addAll(
