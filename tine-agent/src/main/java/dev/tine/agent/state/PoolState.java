@@ -344,7 +344,11 @@ public final class PoolState {
     PoolTally m = meter;
     TallyWindow win = window;
     if (m != null && win != null) {
-      win.tick(m, now, f);
+      // the window ends when the counts are read, not when the tick began: a ticker descheduled
+      // in between (a loaded machine: a second or more) would count tasks beyond the window it
+      // reports
+      win.tick(m, System.nanoTime(), f);
+      f.measuredMillis = System.currentTimeMillis();
       double timedRate = host.config().timedRate();
       sampleEvery = f.arrivalRate > timedRate ? (int) Math.ceil(f.arrivalRate / timedRate) : 1;
     }

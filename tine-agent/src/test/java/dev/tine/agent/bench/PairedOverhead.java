@@ -27,7 +27,7 @@ import java.util.concurrent.TimeUnit;
  * {@code tine top} does (the JDK's local JMX connector, started through the Attach API), to
  * separate what that connector costs from what the attach itself costs.
  *
- * <p>A fifth variant, {@code attached, thread renewed}, attaches the same way and then has the
+ * <p>A fifth variant, {@code attached (thread renewed)}, attaches the same way and then has the
  * application replace its pool's thread (one task that throws: the pool starts a new worker). It
  * separates what an attach costs in itself from what a thread pays for having been inside {@code
  * ThreadPoolExecutor.runWorker} when the class was retransformed: that frame keeps the method's old
@@ -112,7 +112,7 @@ public final class PairedOverhead {
             "-javaagent",
             "-javaagent, read over JMX",
             "attached",
-            "attached, thread renewed");
+            "attached (thread renewed)");
     // a fifth argument picks some ("no agent" always runs): their names, comma-separated
     if (args.length > 4) {
       List<String> picked = new ArrayList<>(List.of("no agent"));
@@ -139,7 +139,7 @@ public final class PairedOverhead {
                 Workload.class.getName(),
                 Integer.toString(micros),
                 Integer.toString(tasks),
-                v.equals("attached, thread renewed") ? "renew" : "keep"));
+                v.equals("attached (thread renewed)") ? "renew" : "keep"));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader out =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));

@@ -120,4 +120,36 @@ class ArrivalCurveTest {
     assertEquals(4, c.dropOldest(4));
     assertEquals(6, c.held());
   }
+
+  /**
+   * Two bursts seconds apart, more 1 ms buckets than the ring holds: neighbours merge, but never
+   * across the gap, so no task of the first burst is dated into the second or the gap.
+   */
+  @Test
+  void mergedBucketsNeverSpanTheGapBetweenBursts() {
+    ArrivalCurve c = new ArrivalCurve();
+    c.activate(0);
+    long gapStart = 0, gapEnd = 0, t = 0;
+    ArrayDeque<Long> truth = new ArrayDeque<>();
+    for (int burst = 0; burst < 2; burst++) {
+      for (int i = 0; i < 700_000; i++) {
+        t += 1_000; // 700 ms of arrivals, one a µs: 700 buckets of 1 ms each burst
+        c.arrive(t);
+        truth.add(t);
+      }
+      if (burst == 0) {
+        gapStart = t;
+        t += 3_000_000_000L;
+        gapEnd = t;
+      }
+    }
+    assertTrue(c.widthNanos() > ArrivalCurve.FIRST_WIDTH_NANOS, "the ring was full: merged");
+    long worst = 0;
+    while (!truth.isEmpty()) {
+      long a = truth.poll(), e = c.takeOldest();
+      assertFalse(e > gapStart && e < gapEnd + 1_000, "dated into the gap: " + e);
+      worst = Math.max(worst, Math.abs(e - a));
+    }
+    assertTrue(worst < c.widthNanos(), "off by " + worst + " ns, span " + c.widthNanos());
+  }
 }
