@@ -132,8 +132,9 @@ class ArrivalCurveTest {
     long gapStart = 0, gapEnd = 0, t = 0;
     ArrayDeque<Long> truth = new ArrayDeque<>();
     for (int burst = 0; burst < 2; burst++) {
-      for (int i = 0; i < 700_000; i++) {
-        t += 1_000; // 700 ms of arrivals, one a µs: 700 buckets of 1 ms each burst
+      for (int i = 0; i < 701_000; i++) {
+        t += 1_000; // 701 ms of arrivals, one a µs: 701 buckets of 1 ms each burst (an odd count: a
+        // pairwise merge would join the gap)
         c.arrive(t);
         truth.add(t);
       }
