@@ -26,7 +26,13 @@ class DeepQueueIT {
             List.of("-Xmx512m"), FiguresIT.TEST_CLASSES, DeepQueueScenario.class.getName())) {
       long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
       try (AttachClient agent =
-          AttachClient.attach(pid, ChildJvm.agentJar(), "window=4,quiet=true")) {
+          // every task timed: above timedRate (20,000/s) the agent times one task in
+          // sampleEvery, set each tick from the window's rate, and a window whose rate moves
+          // across it (two bursts in one window, one in the next) weights its mean by the
+          // sampling in force as each task was chosen, whatever the queue's depth (the 50,000
+          // pool's first window read +2.3% and +3.8% that way, the second exact)
+          AttachClient.attach(
+              pid, ChildJvm.agentJar(), "window=4,quiet=true,timedRate=100000000")) {
         // pool, depth, period between bursts (ms): each burst drains in about 0.3 s (5,000) and 3
         // s (50,000) on 4 threads, so the queue is that deep at each burst's end; every 4 s window
         // holds a burst
