@@ -14,8 +14,9 @@ import java.util.Map;
  * @param window the sliding window the rates and percentiles cover ({@code window}, s)
  * @param maxPools pools measured at most (each costs at most {@link #BYTES_PER_POOL} of heap); more
  *     are not measured, counted, and named by {@code tine top} ("pools not measured: cap reached")
- * @param pendingCapacity per pool, arrival times held for queued tasks (about 80 bytes each);
- *     beyond, tasks run untimed (still counted)
+ * @param pendingCapacity per pool, arrival times held per task for queued tasks (about 80 bytes
+ *     each); beyond, a JDK FIFO queue's arrivals go to its bounded arrival curve ({@code
+ *     ArrivalCurve}), other queues' tasks run untimed (still counted)
  * @param timedRate per pool, timed tasks per second above which timing is sampled (counts stay
  *     exact)
  * @param jmx whether to register the MXBeans (the {@code tine top} client reads them)

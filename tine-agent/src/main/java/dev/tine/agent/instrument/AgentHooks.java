@@ -2,6 +2,7 @@ package dev.tine.agent.instrument;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.bootstrap.TineHooks;
+import dev.tine.agent.state.ArrivalCurve;
 import dev.tine.agent.state.ArrivalTable;
 import dev.tine.agent.state.Host;
 import dev.tine.agent.state.Kind;
@@ -69,6 +70,12 @@ public final class AgentHooks implements TineHooks {
 
     /** The request the thread is handling, if any. */
     final RequestClock request = new RequestClock();
+
+    /**
+     * The thread's slot for another pool whose task runs inside this one's, or outside it (a list,
+     * usually of one).
+     */
+    Slot nested;
   }
 
   private final Host host;
@@ -106,19 +113,30 @@ public final class AgentHooks implements TineHooks {
 
   @Override
   public void tpeExecute(Object pool, Object task) {
+    // the clock first: the registry's look-up is not the task's wait (sub-ms waits read short)
+    long now = System.nanoTime();
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null || st.kind == Kind.SCHEDULED) return; // scheduled tasks arrive when they are due
     if (st.frozen) {
       st.lateArrivals.increment();
       return;
     }
-    long arrival = st.meter().arrive();
-    if (arrival == PoolTally.UNTIMED || !st.timeThis()) return;
+    long arrival = st.meter().arrive(now);
+    // A deep FIFO queue: while the curve is active every arrival without an entry goes there, so
+    // the k-th start without an entry is matched to the k-th such arrival.
+    ArrivalCurve c = st.activeCurve();
+    if (c != null && c.arrive(arrival)) return;
+    if (!st.timeThis()) return;
     // Count the entry before it exists, so a pool thread that takes the task at once still looks.
-    if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
-        || !st.pending().put(task, arrival, st)) {
-      st.timedPending.decrementAndGet();
+    if (st.timedPending.incrementAndGet() <= host.config().pendingCapacity()
+        && st.pending().put(task, arrival, st)) {
+      return;
     }
+    st.timedPending.decrementAndGet();
+    // The table is full: the queue holds more timed tasks than it keeps. Not dropped: a FIFO
+    // queue's arrivals go to the curve from now on (other queues: untimed, still counted).
+    c = st.overflowCurve();
+    if (c != null) c.arrive(arrival);
   }
 
   @Override
@@ -135,13 +153,17 @@ public final class AgentHooks implements TineHooks {
     m.reject();
     if (st.timedPending.get() > 0 && st.pending().remove(task) != ArrivalTable.ABSENT) {
       st.timedPending.decrementAndGet();
+      return;
     }
+    // refused without an entry while the curve is active: it was the newest arrival there
+    ArrivalCurve c = st.kind == Kind.SCHEDULED ? null : st.activeCurve();
+    if (c != null) c.takeNewest();
   }
 
   @Override
   public void tpeIdle(Object pool) {
-    Slot s = slots.get();
-    if (s != null && s.running && s.st.ref.refersTo(pool)) finish(s, false);
+    Slot s = slotOf(pool);
+    if (s != null && s.running) finish(s, false);
   }
 
   @Override
@@ -158,35 +180,42 @@ public final class AgentHooks implements TineHooks {
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null) return;
     Slot s = bind(st);
-    if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask));
+    if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask, false));
   }
 
   @Override
   public void tpeWorkerExit(Object pool, Throwable thrown) {
-    Slot s = slots.get();
-    if (s == null || s.st == null || !s.st.ref.refersTo(pool)) return;
+    Slot s = slotOf(pool);
+    if (s == null) return;
     if (s.running) finish(s, thrown != null);
-    unbind(s);
-    slots.remove();
+    leave(s);
   }
 
   @Override
   public void tpeRunStart(Object pool) {
-    Slot s = slots.get();
-    if (s != null && s.running && s.arrival != PoolTally.UNTIMED && s.st.ref.refersTo(pool))
-      s.start = System.nanoTime();
+    Slot s = slotOf(pool);
+    if (s != null && s.running && s.arrival != PoolTally.UNTIMED) s.start = System.nanoTime();
   }
 
   @Override
   public void tpeRunEnd(Object pool, Throwable thrown) {
-    Slot s = slots.get();
-    if (s == null || !s.running || s.st == null || !s.st.ref.refersTo(pool)) return;
+    Slot s = slotOf(pool);
+    if (s == null || !s.running) return;
     if (s.arrival != PoolTally.UNTIMED) s.end = System.nanoTime();
     if (thrown != null) tpeWorkerExit(pool, thrown); // the thread ends: take it out now
   }
 
-  /** The arrival time of a task a pool thread has just taken, or UNTIMED. */
+  /** The arrival time of a task a pool thread has just taken from the queue, or UNTIMED. */
   private long arrivalOf(PoolState st, Object task) {
+    return arrivalOf(st, task, true);
+  }
+
+  /**
+   * The arrival time of a task a pool thread starts, or UNTIMED: {@code queued} if it came out of
+   * the queue, else it was handed to a new thread as its first task (it bypassed the queue: if it
+   * has no entry, it is the newest arrival in the curve, not the oldest).
+   */
+  private long arrivalOf(PoolState st, Object task, boolean queued) {
     if (st.kind == Kind.SCHEDULED) {
       // A scheduled task arrives when it is due: count it now, and date it back to its due time.
       long a = st.meter().arrive();
@@ -201,31 +230,96 @@ public final class AgentHooks implements TineHooks {
       }
       return a == PoolTally.UNTIMED ? 1 : a;
     }
-    if (st.timedPending.get() <= 0) return PoolTally.UNTIMED;
-    long a = st.pending().remove(task);
-    if (a == ArrivalTable.ABSENT) return PoolTally.UNTIMED;
-    st.timedPending.decrementAndGet();
-    return a;
+    if (st.timedPending.get() > 0) {
+      long a = st.pending().remove(task);
+      if (a != ArrivalTable.ABSENT) {
+        st.timedPending.decrementAndGet();
+        return a;
+      }
+    }
+    ArrivalCurve c = st.activeCurve();
+    if (c == null) return PoolTally.UNTIMED;
+    // Taken whether timed or not (the curve's order must follow every start); timed as the
+    // arrivals of the table are, one in sampleEvery, so the timed tasks are not biased to the
+    // deep queue's.
+    long a = queued ? c.takeOldest() : c.takeNewest();
+    return st.timeThis() ? a : PoolTally.UNTIMED;
   }
 
   // ---------------------------------------------------------------------------------------------
   // Pool threads
 
-  /** The calling thread's slot, bound to {@code st} (registering the thread with the pool once). */
+  /**
+   * The calling thread's slot, bound to {@code st} (registering the thread with the pool once).
+   *
+   * <p><b>Nested pools.</b> When a task of another pool is running on this thread (Jetty's {@code
+   * ExecutorThreadPool} over a {@code ThreadPoolExecutor}, a Netty group whose threads are a j.u.c
+   * pool's tasks), {@code st}'s task runs inside it: it gets a slot of its own, so each pool is
+   * timed by its own start and end and neither ends the other's task (rebinding the one slot ended
+   * the outer pool's task at the inner one's start: Jetty over a TPE read the TPE's S at less than
+   * half its tasks' own). When no task of the thread's pool runs, the thread moved: it leaves its
+   * pools for {@code st}.
+   */
   private Slot bind(PoolState st) {
-    Slot s = slots.get();
-    if (s == null) {
-      s = new Slot();
-      slots.set(s);
+    Slot head = slots.get();
+    if (head == null) {
+      head = new Slot();
+      slots.set(head);
     }
-    if (s.st != st) {
-      unbind(s);
-      PoolTally r = st.tryRecorder();
-      s.st = st;
-      s.rec = r;
-      s.member = st.threads.join(Thread.currentThread(), r);
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.st == st) return s;
     }
-    return s;
+    if (head.st == null) {
+      join(head, st);
+      return head;
+    }
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.running) {
+        Slot n = new Slot();
+        n.nested = head.nested;
+        head.nested = n;
+        join(n, st);
+        return n;
+      }
+    }
+    for (Slot s = head.nested; s != null; s = s.nested) unbind(s);
+    head.nested = null;
+    unbind(head);
+    join(head, st);
+    return head;
+  }
+
+  private static void join(Slot s, PoolState st) {
+    PoolTally r = st.tryRecorder();
+    s.st = st;
+    s.rec = r;
+    s.member = st.threads.join(Thread.currentThread(), r);
+  }
+
+  /** The calling thread's slot for the pool {@code pool}, or null. */
+  private Slot slotOf(Object pool) {
+    for (Slot s = slots.get(); s != null; s = s.nested) {
+      if (s.st != null && s.st.ref.refersTo(pool)) return s;
+    }
+    return null;
+  }
+
+  /** The calling thread leaves the pool of {@code s} (its thread ends); its other pools stay. */
+  private void leave(Slot s) {
+    unbind(s);
+    Slot head = slots.get();
+    if (head == s) {
+      if (s.nested == null) slots.remove();
+      else slots.set(s.nested);
+    } else {
+      for (Slot p = head; p != null; p = p.nested) {
+        if (p.nested == s) {
+          p.nested = s.nested;
+          break;
+        }
+      }
+    }
+    s.nested = null;
   }
 
   private void unbind(Slot s) {
@@ -400,8 +494,11 @@ public final class AgentHooks implements TineHooks {
 
   /** The pool the calling thread is bound to, if it belongs to family {@code fam}. */
   private PoolState boundState(int fam) {
-    Slot s = slots.get();
-    return s != null && s.st != null && s.st.family == Families.of(fam) ? s.st : null;
+    Family f = Families.of(fam);
+    for (Slot s = slots.get(); s != null; s = s.nested) {
+      if (s.st != null && s.st.family == f) return s.st;
+    }
+    return null;
   }
 
   @Override
@@ -485,12 +582,15 @@ public final class AgentHooks implements TineHooks {
 
   @Override
   public void famEnd(int fam, Object pool, Object detail, Throwable thrown) {
-    Slot s = slots.get();
-    if (s == null || !s.running || s.st == null) return;
     Family f = Families.of(fam);
-    if (s.st.family != f || !f.endsHere(detail)) return;
-    if (pool != null && !s.st.ref.refersTo(f.poolOf(pool))) return;
-    finish(s, thrown != null);
+    if (f == null || !f.endsHere(detail)) return;
+    Object p = pool == null ? null : f.poolOf(pool);
+    for (Slot s = slots.get(); s != null; s = s.nested) {
+      if (!s.running || s.st == null || s.st.family != f) continue;
+      if (p != null && !s.st.ref.refersTo(p)) continue;
+      finish(s, thrown != null);
+      return;
+    }
   }
 
   @Override
@@ -503,11 +603,13 @@ public final class AgentHooks implements TineHooks {
       if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask));
       return;
     }
-    Slot s = slots.get();
-    if (s == null || s.st != st) return;
+    Slot s = null;
+    for (Slot t = slots.get(); t != null; t = t.nested) {
+      if (t.st == st) s = t;
+    }
+    if (s == null) return;
     if (s.running) finish(s, thrown != null);
-    unbind(s);
-    slots.remove();
+    leave(s);
   }
 
   @Override

@@ -84,10 +84,14 @@ final class JettyFamily extends Family {
     f.corePoolSize = intOf(pool, "getMinThreads");
     f.maximumPoolSize = intOf(pool, "getMaxThreads");
     f.poolSize = intOf(pool, "getThreads");
-    f.activeCount = intOf(pool, "getBusyThreads");
-    f.queueLength = intOf(pool, "getQueueSize");
-    leased = intOf(pool, "getLeasedThreads");
-    reserved = intOf(pool, "getMaxReservedThreads");
+    // ExecutorThreadPool (Jetty over an application's executor) has none of these three: its
+    // threads are the executor's, measured as that pool too
+    int busy = intOrMinus(pool, "getBusyThreads");
+    f.activeCount = busy >= 0 ? busy : f.poolSize - intOrMinus(pool, "getIdleThreads");
+    f.queueLength = intOrMinus(pool, "getQueueSize");
+    leased = intOrMinus(pool, "getLeasedThreads");
+    reserved =
+        Math.max(intOrMinus(pool, "getMaxReservedThreads"), intOrMinus(pool, "getReservedThreads"));
     return (boolean) call(pool, "isStopped");
   }
 

@@ -20,8 +20,8 @@ import java.lang.ref.WeakReference;
  *       entry goes when the task is collected ({@link #expunge}, and on the way during puts and
  *       takes).
  *   <li><b>Bounded</b>: at most about {@code capacity} arrivals; beyond that {@link #put} refuses
- *       and the task runs untimed (still counted). A full stripe is first expunged of collected
- *       tasks.
+ *       (a full stripe is first expunged of collected tasks) and the caller puts the arrival in the
+ *       pool's {@link ArrivalCurve} (a JDK FIFO queue), or the task runs untimed (still counted).
  * </ul>
  *
  * Striped: each stripe is a small chained hash table under its own monitor, so submitters and pool

@@ -37,6 +37,19 @@ public final class PoolState {
   /** Arrival times of this pool's queued timed tasks (ThreadPoolExecutor), made with the meter. */
   private volatile ArrivalTable pending;
 
+  /**
+   * The arrival curve of a FIFO queue's tasks beyond what {@link #pending} holds: made on the first
+   * timed arrival the table cannot hold, for a {@code ThreadPoolExecutor} whose queue is one of the
+   * JDK's FIFO queues; null otherwise (those tasks run untimed, still counted).
+   */
+  private volatile ArrivalCurve curve;
+
+  /** Whether the pool's queue is a JDK FIFO queue: 0 not known yet, 1 yes, -1 no. */
+  private volatile int fifo;
+
+  /** The curve's excess over the queue at the last tick (ticker only). */
+  private long lastCurveExcess;
+
   /** The window over the tally (ticker only after it is made). */
   private volatile TallyWindow window;
 
@@ -186,6 +199,93 @@ public final class PoolState {
     return requests;
   }
 
+  /** The arrival curve if arrivals without an entry go there now, else null. */
+  public ArrivalCurve activeCurve() {
+    ArrivalCurve c = curve;
+    return c != null && c.active() ? c : null;
+  }
+
+  /**
+   * A timed arrival found the pending table full: the curve to record it in from now on (active),
+   * or null when the pool's queue is not a JDK FIFO queue (whose order the curve relies on).
+   */
+  public ArrivalCurve overflowCurve() {
+    if (fifo == 0) fifo = fifoQueue() ? 1 : -1;
+    if (fifo < 0 || frozen) return null;
+    ArrivalCurve c = curve;
+    if (c == null) {
+      synchronized (this) {
+        if (curve == null) curve = new ArrivalCurve();
+        c = curve;
+      }
+    }
+    if (!c.active()) c.activate(queuedWithoutEntry());
+    return c;
+  }
+
+  private static final java.util.Set<Class<?>> FIFO_QUEUES =
+      java.util.Set.of(
+          java.util.concurrent.LinkedBlockingQueue.class,
+          java.util.concurrent.ArrayBlockingQueue.class,
+          java.util.concurrent.LinkedBlockingDeque.class,
+          java.util.concurrent.LinkedTransferQueue.class);
+
+  /**
+   * Whether the pool's queue hands tasks out in their order of arrival: only the JDK's own FIFO
+   * queues, by exact class (a subclass may reorder, and a priority queue does).
+   */
+  private boolean fifoQueue() {
+    if (kind != Kind.THREAD_POOL || !(ref.get() instanceof ThreadPoolExecutor p)) return false;
+    try {
+      return FIFO_QUEUES.contains(p.getQueue().getClass());
+    } catch (RuntimeException e) {
+      host.failed(e);
+      return false;
+    }
+  }
+
+  /** Tasks in the queue now without an entry in the pending table (its size less the entries). */
+  private long queuedWithoutEntry() {
+    if (!(ref.get() instanceof ThreadPoolExecutor p)) return 0;
+    try {
+      return Math.max(0, p.getQueue().size() - timedPending.get());
+    } catch (RuntimeException e) {
+      host.failed(e);
+      return 0;
+    }
+  }
+
+  /**
+   * Once a tick: tasks that left a FIFO queue without starting (removed, purged, discarded by
+   * {@code DiscardOldestPolicy}) still hold arrivals in the curve, which would match every later
+   * start to an older arrival. Arrivals the curve holds beyond the tasks queued without an entry,
+   * on two ticks in a row and beyond what threads in the middle of a poll or a submission can
+   * explain, are dropped, oldest first.
+   */
+  private void resyncCurve(int poolSize) {
+    ArrivalCurve c = activeCurve();
+    if (c == null || !(ref.get() instanceof ThreadPoolExecutor p)) {
+      lastCurveExcess = 0;
+      return;
+    }
+    // the curve first, the queue right after: an arrival in between only lowers the excess (the
+    // tick's own reading of the queue came earlier, and a burst's arrivals since then read as an
+    // excess: 50,000 queued lost a few thousand arrivals that way)
+    long held = c.held();
+    int queued;
+    try {
+      queued = p.getQueue().size();
+    } catch (RuntimeException e) {
+      host.failed(e);
+      return;
+    }
+    long excess = held - Math.max(0, queued - timedPending.get());
+    long slack = Math.max(0, poolSize) + 16;
+    long drop = Math.min(excess, lastCurveExcess) - slack;
+    lastCurveExcess = excess;
+    if (drop > 0) c.dropOldest(drop);
+  }
+
   /** Whether to time the task arriving now. */
   public boolean timeThis() {
     int k = sampleEvery;
@@ -242,6 +342,7 @@ public final class PoolState {
       host.failed(t);
     }
     f.cpuTimeNanos = threads.cpuNanos();
+    resyncCurve(f.poolSize);
     long executed = 0;
     if (kind == Kind.TINE) {
       try {
@@ -257,7 +358,11 @@ public final class PoolState {
     PoolTally m = meter;
     TallyWindow win = window;
     if (m != null && win != null) {
-      win.tick(m, now, f);
+      // the window ends when the counts are read, not when the tick began: a ticker descheduled
+      // in between (a loaded machine: a second or more) would count tasks beyond the window it
+      // reports
+      win.tick(m, System.nanoTime(), f);
+      f.measuredMillis = System.currentTimeMillis();
       double timedRate = host.config().timedRate();
       sampleEvery = f.arrivalRate > timedRate ? (int) Math.ceil(f.arrivalRate / timedRate) : 1;
     }
@@ -331,5 +436,7 @@ public final class PoolState {
     for (int held = threads.clear(); held > 0; held--) recorderGone();
     ArrivalTable t = pending;
     if (t != null) t.clear();
+    ArrivalCurve c = curve;
+    if (c != null) c.clear();
   }
 }

@@ -40,6 +40,12 @@ public final class PoolTally {
     return t == UNTIMED ? 1 : t;
   }
 
+  /** Counts an arrival read at {@code t} ({@code System.nanoTime()}); returns its time. */
+  public long arrive(long t) {
+    arrivals.increment();
+    return t == UNTIMED ? 1 : t;
+  }
+
   public void reject() {
     rejected.increment();
   }

@@ -89,17 +89,25 @@ final class TallyWindow {
       double accepted = (f.windowArrivals - f.windowRejected) / secs;
       f.littlesL = accepted * f.responseMs / 1000.0;
       f.deadTimeRatio = w + s == 0 ? 0 : (double) w / (w + s);
-      f.waitP50Ms = TimeBuckets.percentile(now.wait, base.wait, 50) / 1e6;
-      f.waitP90Ms = TimeBuckets.percentile(now.wait, base.wait, 90) / 1e6;
-      f.waitP99Ms = TimeBuckets.percentile(now.wait, base.wait, 99) / 1e6;
+      // a percentile interpolated inside its bucket can pass the exact maximum: never shown above
       f.waitMaxMs = waitMax / 1e6;
-      f.serviceP50Ms = TimeBuckets.percentile(now.service, base.service, 50) / 1e6;
-      f.serviceP90Ms = TimeBuckets.percentile(now.service, base.service, 90) / 1e6;
-      f.serviceP99Ms = TimeBuckets.percentile(now.service, base.service, 99) / 1e6;
+      f.waitP50Ms = atMost(TimeBuckets.percentile(now.wait, base.wait, 50) / 1e6, f.waitMaxMs);
+      f.waitP90Ms = atMost(TimeBuckets.percentile(now.wait, base.wait, 90) / 1e6, f.waitMaxMs);
+      f.waitP99Ms = atMost(TimeBuckets.percentile(now.wait, base.wait, 99) / 1e6, f.waitMaxMs);
       f.serviceMaxMs = serviceMax / 1e6;
+      f.serviceP50Ms =
+          atMost(TimeBuckets.percentile(now.service, base.service, 50) / 1e6, f.serviceMaxMs);
+      f.serviceP90Ms =
+          atMost(TimeBuckets.percentile(now.service, base.service, 90) / 1e6, f.serviceMaxMs);
+      f.serviceP99Ms =
+          atMost(TimeBuckets.percentile(now.service, base.service, 99) / 1e6, f.serviceMaxMs);
     }
     f.totalTimed = now.timed;
     f.totalWaitSeconds = now.waitNanos / 1e9;
     f.totalServiceSeconds = now.serviceNanos / 1e9;
+  }
+
+  private static double atMost(double p, double max) {
+    return max > 0 ? Math.min(p, max) : p;
   }
 }

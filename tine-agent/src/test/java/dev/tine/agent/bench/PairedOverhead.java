@@ -23,9 +23,20 @@ import java.util.concurrent.TimeUnit;
  * started and warmed up, run in interleaved pairs (the box is shared and drifts), each variant's
  * wall time per task against the baseline of its own round.
  *
+ * <p>{@code -javaagent, read over JMX} connects to an agent started with {@code -javaagent} as
+ * {@code tine top} does (the JDK's local JMX connector, started through the Attach API), to
+ * separate what that connector costs from what the attach itself costs.
+ *
+ * <p>A fifth variant, {@code attached (thread renewed)}, attaches the same way and then has the
+ * application replace its pool's thread (one task that throws: the pool starts a new worker). It
+ * separates what an attach costs in itself from what a thread pays for having been inside {@code
+ * ThreadPoolExecutor.runWorker} when the class was retransformed: that frame keeps the method's old
+ * version, which HotSpot does not compile again.
+ *
  * <pre>
  * java -cp tine-agent/target/test-classes:tine-agent/target/classes:$(cat cp.txt) \
- *     dev.tine.agent.bench.PairedOverhead tine-agent/target/tine-agent.jar [rounds] [taskMicros] [tasks]
+ *     dev.tine.agent.bench.PairedOverhead tine-agent/target/tine-agent.jar [rounds] [taskMicros] [tasks] \
+ *     [variants, comma-separated]
  * </pre>
  */
 public final class PairedOverhead {
@@ -50,6 +61,13 @@ public final class PairedOverhead {
       run(pool, inFlight, spin, tasks / 2); // warm up: the JIT, and the pool's thread
       System.out.println("READY " + ProcessHandle.current().pid());
       new BufferedReader(new InputStreamReader(System.in)).readLine();
+      if (args.length > 2 && args[2].equals("renew")) {
+        // the pool's thread ends (its task throws) and the pool starts a new one
+        Thread.setDefaultUncaughtExceptionHandler((t, e) -> {});
+        pool.execute(() -> {
+          throw new IllegalStateException("renew the pool's thread");
+        });
+      }
       run(pool, inFlight, spin, tasks / 10); // a settled start after an attach
       var os =
           (com.sun.management.OperatingSystemMXBean)
@@ -88,29 +106,50 @@ public final class PairedOverhead {
         Path.of(Workload.class.getProtectionDomain().getCodeSource().getLocation().toURI())
             .toString();
     Map<String, List<Double>> ratios = new LinkedHashMap<>(), cpuRatios = new LinkedHashMap<>();
-    List<String> variants = List.of("no agent", "-javaagent", "attached");
+    List<String> variants =
+        List.of(
+            "no agent",
+            "-javaagent",
+            "-javaagent, read over JMX",
+            "attached",
+            "attached (thread renewed)");
+    // a fifth argument picks some ("no agent" always runs): their names, comma-separated
+    if (args.length > 4) {
+      List<String> picked = new ArrayList<>(List.of("no agent"));
+      for (String v : variants) {
+        for (String p : args[4].split(",")) {
+          if (!v.equals("no agent") && v.equals(p.trim())) picked.add(v);
+        }
+      }
+      variants = picked;
+    }
     for (int r = 0; r < rounds; r++) {
       Map<String, Double> ns = new LinkedHashMap<>(), cpu = new LinkedHashMap<>();
       // rotate the order so no variant always runs first in a round
       for (int k = 0; k < variants.size(); k++) {
         String v = variants.get((k + r) % variants.size());
         List<String> cmd = new ArrayList<>(List.of(java, "-Xmx256m"));
-        if (v.equals("-javaagent")) cmd.add("-javaagent:" + jar + "=quiet=true");
-        if (v.equals("attached")) cmd.add("-XX:+EnableDynamicAgentLoading");
+        if (v.startsWith("-javaagent")) cmd.add("-javaagent:" + jar + "=quiet=true");
+        boolean attach = v.startsWith("attached");
+        if (attach) cmd.add("-XX:+EnableDynamicAgentLoading");
         cmd.addAll(
             List.of(
                 "-cp",
                 cp,
                 Workload.class.getName(),
                 Integer.toString(micros),
-                Integer.toString(tasks)));
+                Integer.toString(tasks),
+                v.equals("attached (thread renewed)") ? "renew" : "keep"));
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
         BufferedReader out =
             new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
         String ready = out.readLine();
         AttachClient c = null;
-        if (v.equals("attached"))
-          c = AttachClient.attach(Long.parseLong(ready.split(" ")[1]), jar, "quiet=true");
+        long pid = Long.parseLong(ready.split(" ")[1]);
+        if (attach) c = AttachClient.attach(pid, jar, "quiet=true");
+        // as tine top reads an agent started with -javaagent: the JDK's local JMX connector
+        if (v.equals("-javaagent, read over JMX"))
+          c = AttachClient.attach(pid, jar, null, AttachClient.Mode.EXISTING);
         OutputStream in = p.getOutputStream();
         in.write('\n');
         in.flush();

@@ -10,12 +10,23 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The agent's figures against the application's own timings of the same tasks over the agent's
- * window ({@link TruthScenario}), attached into pools whose threads were idle: a reused task object
- * (Wq), tasks that throw (S), µs tasks (S), and λ and L = λ·(Wq + S) for each.
+ * The agent's figures against the application's own timings of the same tasks ({@link
+ * TruthScenario}), attached into pools whose threads were idle: a reused task object (Wq), tasks
+ * that throw (S), µs tasks (S), and λ and L = λ·(Wq + S) for each.
+ *
+ * <p>Tolerances a loaded machine cannot break: the agent's window (15 s) holds each mode's whole
+ * run (9 s) with quiet edges, every task is timed ({@code timedRate} above the load), so the agent
+ * and the application count the same tasks; and the application reads the clock around the very
+ * calls where the agent reads it, so the agent's mean S and Wq must lie between bounds from those
+ * readings, however long a thread was descheduled anywhere. (The test compared with the tasks' own
+ * start and end within 10-20% before; on a loaded CI machine a µs task's S read +27.5%: the agent's
+ * interval holds the pool's calls around the task, and a stall there counts in it.)
  */
 class FiguresIT {
   static final String TEST_CLASSES = System.getProperty("it.test.classes", "target/test-classes");
+
+  /** The agent's window: longer than a mode's run and the wait for its last tick. */
+  static final int WINDOW_SECONDS = 15;
 
   @Test
   void attachedFiguresMatchTheApplicationsOwnTimings() throws Exception {
@@ -26,23 +37,37 @@ class FiguresIT {
       long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
       // READY comes once every pool thread is parked in getTask (TruthScenario waits for it)
       try (AttachClient agent =
-          AttachClient.attach(pid, ChildJvm.agentJar(), "window=4,quiet=true")) {
+          AttachClient.attach(
+              pid,
+              ChildJvm.agentJar(),
+              "window=" + WINDOW_SECONDS + ",quiet=true,timedRate=100000000")) {
+        app.send("attached");
         for (String mode : List.of("reuse", "throwing", "micro")) {
+          long runFrom = System.currentTimeMillis();
           app.send("run " + mode + " 9");
-          Thread.sleep(7_000);
-          Map<String, Object> p = pool(agent, mode);
+          app.expect("DONE " + mode, 60);
+          long doneAt = System.currentTimeMillis();
+          // a tick at least 1.5 s after the last submission: every task has ended and is recorded
+          Map<String, Object> p;
+          do {
+            Thread.sleep(200);
+            p = pool(agent, mode);
+          } while (((Number) p.get("MeasuredAtMillis")).longValue() < doneAt + 1_500);
           long to = ((Number) p.get("MeasuredAtMillis")).longValue();
-          long from = to - Math.round(((Number) p.get("WindowSeconds")).doubleValue() * 1000);
-          app.send("truth " + from + " " + to);
+          double secs = ((Number) p.get("WindowSeconds")).doubleValue();
+          // a pool's window starts with its first arrival, or WINDOW_SECONDS before its last tick
+          if (secs >= WINDOW_SECONDS - 0.5 && to - secs * 1000 > runFrom)
+            wrong.add(mode + ": the agent's window does not hold the whole run");
+          app.send("truth " + mode + " " + secs);
           Map<String, Double> t = truth(app.expect("TRUTH", 30));
-          app.expect("DONE " + mode, 30);
           double s = num(p.get("ServiceMillis")), wq = num(p.get("WaitMillis"));
           double lambda = num(p.get("ArrivalRate")), l = num(p.get("LittlesL"));
           String line =
               String.format(
                   Locale.ROOT,
-                  "%-8s agent λ=%.1f/s S=%.4g ms Wq=%.4g ms L=%.3f | application λ=%.1f/s S=%.4g ms"
-                      + " Wq=%.4g ms λ·(Wq+S)=%.3f, time average %.3f (%d tasks)",
+                  "%-8s agent λ=%.2f/s S=%.4g ms Wq=%.4g ms L=%.4f | application λ=%.2f/s S=%.4g ms"
+                      + " Wq=%.4g ms (%d tasks); bounds from its clock at the agent's points:"
+                      + " S %.4g..%.4g ms, Wq %.4g..%.4g ms (%d tasks)",
                   mode,
                   lambda,
                   s,
@@ -51,9 +76,12 @@ class FiguresIT {
                   t.get("rate"),
                   t.get("service_ms"),
                   t.get("wait_ms"),
-                  t.get("rate") * (t.get("wait_ms") + t.get("service_ms")) / 1000,
-                  t.get("l"),
-                  t.get("tasks").longValue());
+                  t.get("tasks").longValue(),
+                  t.get("s_lo"),
+                  t.get("s_hi"),
+                  t.get("w_lo"),
+                  t.get("w_hi"),
+                  t.get("seen").longValue());
           line +=
               String.format(
                   Locale.ROOT,
@@ -63,29 +91,26 @@ class FiguresIT {
                   num(p.get("WaitMaxMillis")));
           report.append(line).append('\n');
           System.out.println(line);
-          within(wrong, mode + " λ", lambda, t.get("rate"), 0.05, 0, line);
-          within(
+          // the same tasks: λ exact but for the window's length in ms
+          within(wrong, mode + " λ", lambda, t.get("rate"), 0.005, 0, line);
+          between(wrong, mode + " S", s, t.get("s_lo"), t.get("s_hi"), line);
+          // A reused task object: a pool thread that was parked in getTask at the attach returns
+          // from the method as it was, so the agent does not see its first task start; if the
+          // object was queued again meanwhile, the next start is matched to the arrival before
+          // its own (one submission behind) until the stale arrival is found out at the next
+          // submission (ArrivalTable.isWaiting). Allowed: two such, each at most the longest gap
+          // between two submissions, over the tasks.
+          double wSlack =
+              mode.equals("reuse") ? 2 * t.get("gap_max_ms") / Math.max(1, t.get("seen")) : 0;
+          between(wrong, mode + " Wq", wq, t.get("w_lo") - wSlack, t.get("w_hi") + wSlack, line);
+          // L = λ·(Wq + S): between λ times the bounds
+          between(
               wrong,
-              mode + " S",
-              s,
-              t.get("service_ms"),
-              mode.equals("micro") ? 0.20 : 0.10,
-              mode.equals("micro") ? 0 : 0.2,
+              mode + " L",
+              l,
+              t.get("rate") * (t.get("w_lo") - wSlack + t.get("s_lo")) / 1000,
+              t.get("rate") * (t.get("w_hi") + wSlack + t.get("s_hi")) / 1000,
               line);
-          within(
-              wrong,
-              mode + " Wq",
-              wq,
-              t.get("wait_ms"),
-              0.10,
-              mode.equals("micro") ? 0.01 : 0.2,
-              line);
-          // L = λ·(Wq + S) from the application's own λ, Wq and S. (Its time average of tasks in
-          // the pool over the same few seconds, printed as the time average, is Little's law only
-          // when the
-          // window is steady; on a loaded box a stall at its edge moves it by tens of percent.)
-          double lApp = t.get("rate") * (t.get("wait_ms") + t.get("service_ms")) / 1000;
-          within(wrong, mode + " L", l, lApp, 0.10, 0.01, line);
         }
       }
       app.send("quit");
@@ -93,6 +118,25 @@ class FiguresIT {
     }
     System.out.println(report);
     assertTrue(wrong.isEmpty(), String.join("\n", wrong) + "\n" + report);
+  }
+
+  /**
+   * Adds to {@code wrong} unless {@code lo <= agent <= hi}, give or take the printed figures'
+   * rounding (0.1%: the MXBean's doubles are exact, the bounds are printed with 6 decimals).
+   */
+  static void between(
+      List<String> wrong, String what, double agent, double lo, double hi, String line) {
+    double slack = 0.001 * Math.abs(hi) + 2e-6;
+    if (!(agent >= lo - slack && agent <= hi + slack))
+      wrong.add(
+          String.format(
+              Locale.ROOT,
+              "%s: agent %.6f outside the application's bounds %.6f..%.6f: %s",
+              what,
+              agent,
+              lo,
+              hi,
+              line));
   }
 
   /** Adds to {@code wrong} if the agent's figure is off the application's by more than allowed. */

@@ -11,9 +11,20 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * An application that times its own tasks, to check the agent's figures against: three pools made
  * (and their threads started, then idle) before any agent arrives, each fed by a driver thread on
- * command {@code run MODE SECONDS}. {@code truth FROM_MS TO_MS} prints {@code TRUTH tasks=..
- * wait_ms=.. service_ms=.. rate=.. l=..} over the tasks that ended in that wall-clock interval (the
- * agent's window), as the application itself timed them.
+ * command {@code run MODE SECONDS}. {@code truth MODE SECONDS} prints {@code TRUTH tasks=..
+ * wait_ms=.. service_ms=.. rate=.. ...} over every task of that mode, as the application itself
+ * timed them.
+ *
+ * <p>Besides each task's own start and end, the pools (a subclass) read the clock just before and
+ * after their {@code super.beforeExecute} and {@code super.afterExecute} calls, where the agent
+ * reads it, and the driver right after {@code execute} returns. The agent's service time of a task
+ * then lies between {@code afterExecute}'s first reading less {@code beforeExecute}'s second, and
+ * the opposite pair; its wait between the second reading of {@code beforeExecute} less the submit,
+ * and the first less {@code execute}'s return: bounds that hold on a machine however loaded,
+ * because they come from the same clock at the same points ({@code s_lo}, {@code s_hi}, {@code
+ * w_lo}, {@code w_hi}). The first task each pool thread runs after {@code attached} is left out of
+ * them: that thread was parked inside the pool's {@code getTask} as it was before the agent, so the
+ * agent cannot see that task start (it is still counted, in λ).
  *
  * <ul>
  *   <li>{@code reuse}: 2 threads; one task object resubmitted every 10 ms (a server reusing its
@@ -25,22 +36,89 @@ import java.util.concurrent.locks.LockSupport;
 public final class TruthScenario {
   private TruthScenario() {}
 
-  static final int MAX = 1 << 21;
+  static final int MAX = 1 << 19;
 
   /** Per task: submitted, started, ended (System.nanoTime()); filled by submitter and pool. */
   static final long[] submitted = new long[MAX], started = new long[MAX], ended = new long[MAX];
+
+  /**
+   * Per task: {@code execute} returned; around {@code super.beforeExecute}; around {@code
+   * super.afterExecute} (see the class comment).
+   */
+  static final long[] returned = new long[MAX],
+      before0 = new long[MAX],
+      before1 = new long[MAX],
+      after0 = new long[MAX],
+      after1 = new long[MAX];
+
+  /** Per task: its mode (1 reuse, 2 throwing, 3 micro), and whether the agent cannot see it. */
+  static final byte[] modeOf = new byte[MAX], unseen = new byte[MAX];
+
+  /** The threads alive when the test said the agent is attached (null: not yet). */
+  static volatile java.util.Set<Thread> aliveAtAttach;
+
+  /**
+   * Per pool thread: the readings around beforeExecute, the task it runs, and whether it ran one
+   * since the attach.
+   */
+  static final class Stamps {
+    long before0, before1;
+    int task = -1;
+    boolean ranSinceAttach;
+  }
+
+  static final ThreadLocal<Stamps> stamps = ThreadLocal.withInitial(Stamps::new);
+
+  /** A task starts: its index noted for afterExecute, the readings around beforeExecute kept. */
+  static void begin(int i) {
+    long now = System.nanoTime();
+    started[i] = now;
+    Stamps st = stamps.get();
+    st.task = i;
+    before0[i] = st.before0;
+    before1[i] = st.before1;
+    var alive = aliveAtAttach;
+    if (alive != null && !st.ranSinceAttach && alive.contains(Thread.currentThread())) {
+      st.ranSinceAttach = true;
+      unseen[i] = 1;
+    }
+  }
+
+  /** A pool that reads the clock around the points where the agent reads it. */
+  static final class Stamped extends ThreadPoolExecutor {
+    Stamped(int threads, java.util.concurrent.ThreadFactory f) {
+      super(threads, threads, 0, TimeUnit.MILLISECONDS, new LinkedBlockingQueue<>(), f);
+    }
+
+    @Override
+    protected void beforeExecute(Thread t, Runnable r) {
+      Stamps st = stamps.get();
+      st.before0 = System.nanoTime();
+      super.beforeExecute(t, r);
+      st.before1 = System.nanoTime();
+    }
+
+    @Override
+    protected void afterExecute(Runnable r, Throwable t) {
+      long a0 = System.nanoTime();
+      super.afterExecute(r, t);
+      long a1 = System.nanoTime();
+      Stamps st = stamps.get();
+      if (st.task >= 0) {
+        after0[st.task] = a0;
+        after1[st.task] = a1;
+        st.task = -1;
+      }
+    }
+  }
 
   static final AtomicInteger next = new AtomicInteger();
 
   static ThreadPoolExecutor pool(String name, int threads) {
     AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor p =
-        new ThreadPoolExecutor(
+        new Stamped(
             threads,
-            threads,
-            0,
-            TimeUnit.MILLISECONDS,
-            new LinkedBlockingQueue<>(),
             r -> {
               Thread t = new Thread(r, name + "-" + n.incrementAndGet());
               t.setDaemon(true);
@@ -90,7 +168,7 @@ public final class TruthScenario {
     @Override
     public void run() {
       int i = ids.remove();
-      started[i] = System.nanoTime();
+      begin(i);
       LockSupport.parkNanos(2_000_000);
       ended[i] = System.nanoTime();
     }
@@ -113,7 +191,11 @@ public final class TruthScenario {
       String[] w = line.split(" ");
       if (w[0].equals("quit")) break;
       if (w[0].equals("truth")) {
-        truth(Long.parseLong(w[1]), Long.parseLong(w[2]));
+        truth(w[1], Double.parseDouble(w[2]));
+        continue;
+      }
+      if (w[0].equals("attached")) {
+        aliveAtAttach = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
         continue;
       }
       if (!w[0].equals("run")) continue;
@@ -124,30 +206,34 @@ public final class TruthScenario {
               () -> {
                 while (System.nanoTime() < until) {
                   int i = next.getAndIncrement();
+                  modeOf[i] = (byte) mode(mode);
                   switch (mode) {
                     case "reuse" -> {
                       reused.ids.add(i);
                       submitted[i] = System.nanoTime();
                       reuse.execute(reused);
+                      returned[i] = System.nanoTime();
                       LockSupport.parkNanos(10_000_000);
                     }
                     case "throwing" -> {
                       submitted[i] = System.nanoTime();
                       throwing.execute(() -> {
-                        started[i] = System.nanoTime();
+                        begin(i);
                         spin(2_000_000);
                         ended[i] = System.nanoTime();
                         throw new IllegalStateException("planted");
                       });
+                      returned[i] = System.nanoTime();
                       LockSupport.parkNanos(10_000_000);
                     }
                     case "micro" -> {
                       submitted[i] = System.nanoTime();
                       micro.execute(() -> {
-                        started[i] = System.nanoTime();
+                        begin(i);
                         spin(1_000);
                         ended[i] = System.nanoTime();
                       });
+                      returned[i] = System.nanoTime();
                       LockSupport.parkNanos(50_000);
                     }
                     default -> throw new IllegalArgumentException(mode);
@@ -160,36 +246,54 @@ public final class TruthScenario {
     }
   }
 
+  static int mode(String mode) {
+    return switch (mode) {
+      case "reuse" -> 1;
+      case "throwing" -> 2;
+      case "micro" -> 3;
+      default -> throw new IllegalArgumentException(mode);
+    };
+  }
+
   /**
-   * Prints the truth over a wall-clock interval (ms): the mean wait and service of the tasks that
-   * ended in it, the rate of the tasks submitted in it (λ) and of those that ended in it, and
-   * Little's L as the time average of the tasks in the pool over it (each task's stay from submit
-   * to end, or to the interval's end if it has not ended, clipped to the interval).
+   * Prints the truth over every task of {@code mode} (the test reads it once the agent's window
+   * holds the whole run, so the two count the same tasks): λ as the tasks over {@code secs} (the
+   * agent's window), the mean wait and service as the application timed them, and the bounds on the
+   * agent's (see the class comment) over the tasks it can see.
    */
-  static void truth(long fromMillis, long toMillis) {
-    long from = fromMillis * 1_000_000L - OFFSET, to = toMillis * 1_000_000L - OFFSET;
-    long tasks = 0, arrived = 0, waitSum = 0, serviceSum = 0, inPool = 0;
+  static void truth(String mode, double secs) {
+    int m = mode(mode);
+    long tasks = 0, seen = 0, waitSum = 0, serviceSum = 0;
+    long sLo = 0, sHi = 0, wLo = 0, wHi = 0, gapMax = 0, previous = 0;
     int last = next.get();
     for (int i = 0; i < last; i++) {
-      long sub = submitted[i], e = ended[i];
-      if (sub == 0 || sub > to) continue;
-      if (sub >= from) arrived++;
-      long leave = e == 0 || e > to ? to : e;
-      if (leave > from) inPool += leave - Math.max(sub, from);
-      if (e == 0 || e < from || e > to) continue;
+      if (modeOf[i] != m || ended[i] == 0 || after1[i] == 0) continue;
+      if (previous != 0) gapMax = Math.max(gapMax, submitted[i] - previous);
+      previous = submitted[i];
       tasks++;
-      waitSum += started[i] - sub;
-      serviceSum += e - started[i];
+      waitSum += started[i] - submitted[i];
+      serviceSum += ended[i] - started[i];
+      if (unseen[i] != 0) continue;
+      seen++;
+      sLo += after0[i] - before1[i];
+      sHi += after1[i] - before0[i];
+      wLo += before0[i] - returned[i];
+      wHi += before1[i] - submitted[i];
     }
-    double secs = (to - from) / 1e9;
+    long n = Math.max(1, seen);
     System.out.printf(
         java.util.Locale.ROOT,
-        "TRUTH tasks=%d wait_ms=%.5f service_ms=%.5f rate=%.3f completions=%.3f l=%.5f%n",
+        "TRUTH tasks=%d seen=%d wait_ms=%.6f service_ms=%.6f rate=%.4f"
+            + " s_lo=%.6f s_hi=%.6f w_lo=%.6f w_hi=%.6f gap_max_ms=%.6f%n",
         tasks,
+        seen,
         waitSum / 1e6 / Math.max(1, tasks),
         serviceSum / 1e6 / Math.max(1, tasks),
-        arrived / secs,
         tasks / secs,
-        inPool / 1e9 / secs);
+        sLo / 1e6 / n,
+        sHi / 1e6 / n,
+        wLo / 1e6 / n,
+        wHi / 1e6 / n,
+        gapMax / 1e6);
   }
 }
