@@ -623,22 +623,44 @@ public final class AgentHooks implements TineHooks {
 
   @Override
   public void reqBegin(int fam, Object detail) {
-    Slot s = slots.get();
-    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
     Family f = Families.of(fam);
+    Slot s = requestSlot(f);
+    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
     if (f != null && f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
   }
 
   @Override
   public void reqEnd(int fam, Object detail, Throwable thrown) {
-    Slot s = slots.get();
     Family f = Families.of(fam);
+    Slot s = openRequestSlot();
     if (s != null && f != null && f.isRequest(detail)) s.request.end(thrown != null);
   }
 
   @Override
   public void reqDone(int fam) {
-    Slot s = slots.get();
+    Slot s = openRequestSlot();
     if (s != null) s.request.done();
+  }
+
+  /**
+   * The slot a request counts for: the running task of the request's own server family when the
+   * thread runs one (a server pool nested in, or over, an application's pool on the same threads:
+   * the request is the server's), else the thread's first slot.
+   */
+  private Slot requestSlot(Family f) {
+    Slot head = slots.get();
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.running && s.st != null && s.st.family == f) return s;
+    }
+    return head;
+  }
+
+  /** The slot whose request is open on this thread, if any (else the first slot). */
+  private Slot openRequestSlot() {
+    Slot head = slots.get();
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.request.open()) return s;
+    }
+    return head;
   }
 }
