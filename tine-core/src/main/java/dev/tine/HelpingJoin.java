@@ -106,12 +106,39 @@ final class HelpingJoin {
       if (t == null) {
         return helpJoin(w, task, deadline, interruptible);
       }
-      w.runTask(t);
+      runOwn(w, t);
       if (interruptible) {
         Thread.interrupted(); // the flag a task run here leaves is that task's, not the waiter's
       }
     }
     return s;
+  }
+
+  /**
+   * Runs {@code t}, a task of ours held in hand, and if it ended in {@link StackOverflowError}
+   * fails the latent forks it left behind with that error instead of leaving them to be run.
+   *
+   * <p>Why: an overflow at the very call of a {@code join()} (its entry, before any handler of the
+   * runtime) leaves the fork latent behind its failed join, an orphan. Run later in a frame as deep
+   * as the one that overflowed (a join's own forks first, a scope join's left-behind forks), the
+   * orphan overflows at the same point and leaves an orphan of the same shape, again and again:
+   * the pool wedged until the JIT happened to recompile something ({@code OverflowTest}, about one
+   * run in five on a busy box; the core design note, rule 4). Failing what the overflowed run left
+   * behind breaks the cycle, as rule 4 fails a fork left behind by a join that an overflow stopped.
+   * Slow paths only: the mark is read before the run, the check made after it.
+   */
+  static void runOwn(Worker w, Task<?> t) {
+    int mark = w.latentForks ? w.latent.topIndex() : 0;
+    w.runTask(t);
+    if (w.latentForks && (t.status() & TaskStatus.THROWN) != 0) {
+      failLeftBehind(w, t, mark);
+    }
+  }
+
+  private static void failLeftBehind(Worker w, Task<?> t, int mark) {
+    if (t.getException() instanceof StackOverflowError e && w.latent.topIndex() > mark) {
+      w.latent.failAbove(mark, e);
+    }
   }
 
   /**
@@ -136,7 +163,7 @@ final class HelpingJoin {
       if (t == null) {
         return helpJoin(w, task, deadline, interruptible, true);
       }
-      w.runTask(t);
+      runOwn(w, t);
       if (interruptible) {
         Thread.interrupted(); // the flag a task run here leaves is that task's, not the waiter's
       }
@@ -256,7 +283,7 @@ final class HelpingJoin {
             w.joinParked = false; // running again
           }
           int mark = targetOnly ? ownCount(w) : 0;
-          w.runTask(t);
+          runOwn(w, t);
           if (interruptible) {
             Thread.interrupted(); // that task's flag, not the waiter's
           }
@@ -330,7 +357,7 @@ final class HelpingJoin {
       if (t == null) {
         return;
       }
-      w.runTask(t);
+      runOwn(w, t);
       if (interruptible) {
         Thread.interrupted();
       }

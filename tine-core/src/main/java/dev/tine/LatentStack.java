@@ -452,6 +452,39 @@ class LatentStack extends LatentClaims {
     return false;
   }
 
+  /** Owner: the index one above the newest entry (a mark for {@link #dropAbove}). */
+  final int topIndex() {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    return top;
+  }
+
+  /**
+   * Owner, after a task it ran ended in {@link StackOverflowError}: takes off every entry above
+   * {@code mark} (the entries that run pushed and left behind, newest first), completing each
+   * latent task with {@code e} (owner's release store) and dropping the functions, whose joiners'
+   * frames are gone. See {@code HelpingJoin.runOwn}.
+   */
+  final void failAbove(int mark, Throwable e) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    while (top > mark) {
+      int t = top - 1;
+      if (t < bottom) {
+        truncate(mark); // promoted slots: their tasks are in the deque, where anyone may run them
+        return;
+      }
+      Object x = items[t];
+      items[t] = null;
+      top = t;
+      if (x instanceof Task<?> task) {
+        task.completeFailed(e);
+      }
+    }
+  }
+
   /**
    * A completed task left in a latent slot whose task was taken out from below the newest entry
    * ({@link #takeLatent}): promotion and claims skip a completed task, a pop runs nothing.
