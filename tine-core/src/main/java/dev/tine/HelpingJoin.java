@@ -121,9 +121,9 @@ final class HelpingJoin {
    * <p>Why: an overflow at the very call of a {@code join()} (its entry, before any handler of the
    * runtime) leaves the fork latent behind its failed join, an orphan. Run later in a frame as deep
    * as the one that overflowed (a join's own forks first, a scope join's left-behind forks), the
-   * orphan overflows at the same point and leaves an orphan of the same shape, again and again:
-   * the pool wedged until the JIT happened to recompile something ({@code OverflowTest}, about one
-   * run in five on a busy box; the core design note, rule 4). Failing what the overflowed run left
+   * orphan overflows at the same point and leaves an orphan of the same shape, again and again: the
+   * pool wedged until the JIT happened to recompile something ({@code OverflowTest}, about one run
+   * in five on a busy box; the core design note, rule 4). Failing what the overflowed run left
    * behind breaks the cycle, as rule 4 fails a fork left behind by a join that an overflow stopped.
    * Slow paths only: the mark is read before the run, the check made after it.
    */
@@ -142,8 +142,8 @@ final class HelpingJoin {
   }
 
   /**
-   * A wait that a deadline or an interrupt may end ({@code get}): runs only the target, taken out of
-   * our own queues if it is there, and (in {@link #helpJoin}) the target's own forks, never an
+   * A wait that a deadline or an interrupt may end ({@code get}): runs only the target, taken out
+   * of our own queues if it is there, and (in {@link #helpJoin}) the target's own forks, never an
    * unrelated fork of ours: one that runs for a second would hold a 50 ms {@code get} for that
    * second, and its run would swallow the waiter's interrupt (the JDK's {@code helpJoin} runs the
    * same set). The one exception: a target buried in our deque under newer forks cannot be taken

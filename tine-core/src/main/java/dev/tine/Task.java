@@ -286,9 +286,10 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
 
   /**
    * Waits for the result. From a pool worker it helps as {@link #join} does, but runs only this
-   * task and its own forks, never the caller's other forks (as the JDK's {@code get}); unlike {@code
-   * join} it throws {@link InterruptedException} if the thread is interrupted before or while it
-   * waits (a flag that a task run inside the wait leaves behind is that task's, and is cleared).
+   * task and its own forks, never the caller's other forks (as the JDK's {@code get}); unlike
+   * {@code join} it throws {@link InterruptedException} if the thread is interrupted before or
+   * while it waits (a flag that a task run inside the wait leaves behind is that task's, and is
+   * cleared).
    */
   @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   @Override

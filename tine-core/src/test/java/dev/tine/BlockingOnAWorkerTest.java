@@ -43,13 +43,14 @@ class BlockingOnAWorkerTest {
 
       @Override
       public <T> Future<T> fork(Callable<T> c) {
-        return Task.of(() -> {
-              try {
-                return c.call();
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            })
+        return Task.of(
+                () -> {
+                  try {
+                    return c.call();
+                  } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                  }
+                })
             .fork();
       }
     };
@@ -89,7 +90,9 @@ class BlockingOnAWorkerTest {
     }
   }
 
-  /** Runs {@code c} on both pools (parallelism {@code p}); their outcomes must equal {@code want}. */
+  /**
+   * Runs {@code c} on both pools (parallelism {@code p}); their outcomes must equal {@code want}.
+   */
   static void compare(int p, boolean interrupt, String want, Case c) throws Exception {
     assertEquals(want, outcome(jdk(p), interrupt, c), "the JDK's pool");
     assertEquals(want, outcome(tine(p), interrupt, c), "Tine");
@@ -285,7 +288,8 @@ class BlockingOnAWorkerTest {
               Blocked blocked = new Blocked(2);
               List<Future<Integer>> fs =
                   side.pool()
-                      .invokeAll(List.<Callable<Integer>>of(() -> 1, blocked), 50, TimeUnit.MILLISECONDS);
+                      .invokeAll(
+                          List.<Callable<Integer>>of(() -> 1, blocked), 50, TimeUnit.MILLISECONDS);
               String r =
                   "done=["
                       + fs.get(0).isDone()
@@ -304,8 +308,8 @@ class BlockingOnAWorkerTest {
 
   /**
    * An untimed invokeAll on a worker runs its group's tasks in place, on both pools (at parallelism
-   * 1 nobody else can): an interrupt that arrives while one runs goes to that task (the blocked
-   * one ends, interrupted, rather than waiting out its 10 s), and the call returns normally.
+   * 1 nobody else can): an interrupt that arrives while one runs goes to that task (the blocked one
+   * ends, interrupted, rather than waiting out its 10 s), and the call returns normally.
    */
   @Test
   void untimedInvokeAllRunsInPlaceAndTheRunningTaskTakesTheInterrupt() throws Exception {

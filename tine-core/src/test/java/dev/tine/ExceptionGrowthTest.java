@@ -14,10 +14,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A failed task's exception does not grow with its joins (the core design note, "Outcomes"):
- * 100,000 joins of one failed task, by every join form, from several workers and outside threads
- * at once, each receive the very object {@code compute} threw, and the runtime adds nothing to it:
- * no suppressed exception, no cause, the same stack trace. So its memory is what {@code compute}
- * left, however often it is joined, and no joiner sees another's trace.
+ * 100,000 joins of one failed task, by every join form, from several workers and outside threads at
+ * once, each receive the very object {@code compute} threw, and the runtime adds nothing to it: no
+ * suppressed exception, no cause, the same stack trace. So its memory is what {@code compute} left,
+ * however often it is joined, and no joiner sees another's trace.
  */
 class ExceptionGrowthTest {
   static final int JOINS = 100_000;
@@ -26,9 +26,10 @@ class ExceptionGrowthTest {
   void aHundredThousandJoinsAddNothingToTheException() throws Exception {
     IllegalStateException thrown = new IllegalStateException("the task's failure");
     StackTraceElement[] trace = thrown.getStackTrace().clone();
-    Task<Integer> failed = Task.of(() -> {
-      throw thrown;
-    });
+    Task<Integer> failed =
+        Task.of(() -> {
+          throw thrown;
+        });
     AtomicInteger same = new AtomicInteger(), other = new AtomicInteger();
     try (WorkStealingPool pool =
         WorkStealingPool.builder().parallelism(2).registerMXBean(false).build()) {
@@ -43,15 +44,19 @@ class ExceptionGrowthTest {
       // Four joiners on workers (join, invoke, get, Scope), four outside threads (join, get).
       for (int k = 0; k < 4; k++) {
         int form = k;
-        joiners.add(pool.submit(Task.of(() -> {
-          joinMany(failed, thrown, form, perJoiner, same, other);
-          return null;
-        })));
+        joiners.add(
+            pool.submit(
+                Task.of(() -> {
+                  joinMany(failed, thrown, form, perJoiner, same, other);
+                  return null;
+                })));
       }
       List<Thread> outside = new ArrayList<>();
       for (int k = 0; k < 4; k++) {
         int form = k % 2 == 0 ? 0 : 2;
-        outside.add(Thread.ofPlatform().start(() -> joinMany(failed, thrown, form, perJoiner, same, other)));
+        outside.add(
+            Thread.ofPlatform()
+                .start(() -> joinMany(failed, thrown, form, perJoiner, same, other)));
       }
       for (Future<?> f : joiners) {
         f.get();
@@ -69,7 +74,11 @@ class ExceptionGrowthTest {
 
   /** {@code n} joins of {@code failed} in one form: 0 join, 1 invoke, 2 get, 3 a Scope join. */
   static void joinMany(
-      Task<Integer> failed, Throwable thrown, int form, int n, AtomicInteger same,
+      Task<Integer> failed,
+      Throwable thrown,
+      int form,
+      int n,
+      AtomicInteger same,
       AtomicInteger other) {
     for (int i = 0; i < n; i++) {
       Throwable seen;

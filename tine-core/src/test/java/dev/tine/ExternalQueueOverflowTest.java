@@ -155,9 +155,7 @@ class ExternalQueueOverflowTest {
     String last = InterpretedChild.lastLine(out);
     assertTrue(last.startsWith("takes "), out);
     String[] w = last.split(" ");
-    return new int[] {
-      Integer.parseInt(w[1]), Integer.parseInt(w[3]), Integer.parseInt(w[5])
-    };
+    return new int[] {Integer.parseInt(w[1]), Integer.parseInt(w[3]), Integer.parseInt(w[5])};
   }
 
   @Test

@@ -23,12 +23,11 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Every join shape of the {@link JoinShapes} table (Scope's thirteen and Tine's four), in a latent
- * and an eager pool: when the first
- * half throws while the second half runs on another worker, the join waits for the second half to
- * finish and then throws the first half's exception, the same object. (The JDK's {@code
- * ForkJoinTask.invokeAll(a, b)} likewise reports the first failure it sees, but it cancels the
- * other half; a join here never returns while a half it forked may still run, so that nothing the
- * first half's caller owns is touched after the join is gone.)
+ * and an eager pool: when the first half throws while the second half runs on another worker, the
+ * join waits for the second half to finish and then throws the first half's exception, the same
+ * object. (The JDK's {@code ForkJoinTask.invokeAll(a, b)} likewise reports the first failure it
+ * sees, but it cancels the other half; a join here never returns while a half it forked may still
+ * run, so that nothing the first half's caller owns is touched after the join is gone.)
  *
  * <p>The first half waits (10 s at most) until the second has started elsewhere: taken from the
  * deque in an eager pool; promoted, or claimed while the owner waits, in a latent one. The second
@@ -79,8 +78,11 @@ class FirstHalfThrewTest {
   static Stream<Arguments> shapes() {
     Map<String, Shape> callers = new LinkedHashMap<>();
     // Scope: int, long, range, closure arguments x long, double, object (and none for ranges).
-    add(callers,
-        Form.SCOPE, Arg.INT, Result.LONG,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, int x) -> h.first(),
@@ -88,8 +90,11 @@ class FirstHalfThrewTest {
                     (Scope t, int x) -> h.second(),
                     0,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.INT, Result.DOUBLE,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, int x) -> h.first(),
@@ -97,8 +102,11 @@ class FirstHalfThrewTest {
                     (Scope t, int x) -> h.second(),
                     0,
                     Double::sum));
-    add(callers,
-        Form.SCOPE, Arg.INT, Result.OBJECT,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, int x) -> (Long) h.first(),
@@ -106,8 +114,11 @@ class FirstHalfThrewTest {
                     (Scope t, int x) -> (Long) h.second(),
                     0,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.LONG, Result.LONG,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, long x) -> h.first(),
@@ -115,8 +126,11 @@ class FirstHalfThrewTest {
                     (Scope t, long x) -> h.second(),
                     0L,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.LONG, Result.DOUBLE,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, long x) -> h.first(),
@@ -124,8 +138,11 @@ class FirstHalfThrewTest {
                     (Scope t, long x) -> h.second(),
                     0L,
                     Double::sum));
-    add(callers,
-        Form.SCOPE, Arg.LONG, Result.OBJECT,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, long x) -> (Long) h.first(),
@@ -133,8 +150,11 @@ class FirstHalfThrewTest {
                     (Scope t, long x) -> (Long) h.second(),
                     0L,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.RANGE, Result.LONG,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, int lo, int hi) -> h.first(),
@@ -144,8 +164,11 @@ class FirstHalfThrewTest {
                     1,
                     2,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.RANGE, Result.DOUBLE,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, int lo, int hi) -> h.first(),
@@ -155,8 +178,11 @@ class FirstHalfThrewTest {
                     1,
                     2,
                     Double::sum));
-    add(callers,
-        Form.SCOPE, Arg.RANGE, Result.OBJECT,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, int lo, int hi) -> (Long) h.first(),
@@ -166,8 +192,11 @@ class FirstHalfThrewTest {
                     1,
                     2,
                     Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.RANGE, Result.VOID,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.VOID,
         h ->
             s().join(
                     (Scope.RangeAction) (t, lo, hi) -> h.first(),
@@ -176,24 +205,49 @@ class FirstHalfThrewTest {
                     (Scope.RangeAction) (t, lo, hi) -> h.second(),
                     1,
                     2));
-    add(callers,
-        Form.SCOPE, Arg.NONE, Result.LONG,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.LONG,
         h -> s().joinLong((Scope t) -> h.first(), (Scope t) -> h.second(), Long::sum));
-    add(callers,
-        Form.SCOPE, Arg.NONE, Result.DOUBLE,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.DOUBLE,
         h -> s().joinDouble((Scope t) -> h.first(), (Scope t) -> h.second(), Double::sum));
-    add(callers,
-        Form.SCOPE, Arg.NONE, Result.OBJECT,
+    add(
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.OBJECT,
         h -> s().join((Scope t) -> (Long) h.first(), (Scope t) -> (Long) h.second(), Long::sum));
     // Tine: int -> long, and closures -> long, object, none.
-    add(callers,
-        Form.TINE, Arg.INT, Result.LONG,
+    add(
+        callers,
+        Form.TINE,
+        Arg.INT,
+        Result.LONG,
         h -> Tine.joinLong((int x) -> h.first(), 0, (int x) -> h.second(), 0, Long::sum));
-    add(callers, Form.TINE, Arg.NONE, Result.LONG, h -> Tine.joinLong(h::first, h::second, Long::sum));
-    add(callers,
-        Form.TINE, Arg.NONE, Result.OBJECT,
+    add(
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.LONG,
+        h -> Tine.joinLong(h::first, h::second, Long::sum));
+    add(
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.OBJECT,
         h -> Tine.join(() -> (Long) h.first(), () -> (Long) h.second(), Long::sum));
-    add(callers, Form.TINE, Arg.NONE, Result.VOID, h -> Tine.join(() -> h.first(), () -> h.second()));
+    add(
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.VOID,
+        h -> Tine.join(() -> h.first(), () -> h.second()));
     // The table drives the cases: a shape in it without a join written here fails, and so does a
     // join written here for a shape the table does not have.
     List<Object[]> cases = new ArrayList<>();

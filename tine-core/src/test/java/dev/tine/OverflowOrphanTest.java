@@ -17,8 +17,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * The root of the {@code OverflowTest} wedge, made deterministic. An overflow at the very call of a
  * {@code join()} (the callee's entry, before any handler of the runtime: out of every runtime's
- * reach) leaves the fork behind its failed join, an orphan. A {@link Orphaner} does exactly that
- * on every run: it forks its successor and throws a {@link StackOverflowError} where the join would
+ * reach) leaves the fork behind its failed join, an orphan. A {@link Orphaner} does exactly that on
+ * every run: it forks its successor and throws a {@link StackOverflowError} where the join would
  * have been. Run inside a join's own frame (its own forks first), or as a scope join's left-behind
  * fork, each orphan left another one and the join ran them forever: the pool wedged (in the real
  * recursion until the JIT happened to recompile something, about one {@code OverflowTest} run in
@@ -78,8 +78,7 @@ class OverflowOrphanTest {
     StackOverflowError error = new StackOverflowError("at the call of join()");
     AtomicInteger tineRuns = new AtomicInteger();
     String tine;
-    WorkStealingPool pool =
-        WorkStealingPool.builder().parallelism(1).registerMXBean(false).build();
+    WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).registerMXBean(false).build();
     {
       Task<String> t =
           pool.submit(
@@ -116,15 +115,16 @@ class OverflowOrphanTest {
       ForkJoinPool fj = new ForkJoinPool(1);
       try {
         String jdk =
-            fj.submit(() -> {
-                  try {
-                    ForkJoinTask.invokeAll(
-                        new JdkOrphaner(jdkRuns, error), ForkJoinTask.adapt(() -> 1L));
-                    return "returned";
-                  } catch (StackOverflowError e) {
-                    return e == error ? "the first half's error" : "another error: " + e;
-                  }
-                })
+            fj.submit(
+                    () -> {
+                      try {
+                        ForkJoinTask.invokeAll(
+                            new JdkOrphaner(jdkRuns, error), ForkJoinTask.adapt(() -> 1L));
+                        return "returned";
+                      } catch (StackOverflowError e) {
+                        return e == error ? "the first half's error" : "another error: " + e;
+                      }
+                    })
                 .get(GIVE_UP_S, TimeUnit.SECONDS);
         assertEquals("the first half's error", jdk, "the JDK's pool");
       } finally {
