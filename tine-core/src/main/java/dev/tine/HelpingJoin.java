@@ -123,7 +123,7 @@ final class HelpingJoin {
    * as the one that overflowed (a join's own forks first, a scope join's left-behind forks), the
    * orphan overflows at the same point and leaves an orphan of the same shape, again and again: the
    * pool wedged until the JIT happened to recompile something ({@code OverflowTest}, about one run
-   * in five on a busy box; the core design note, rule 4). Failing what the overflowed run left
+   * in five on a busy box; the core design note, rule 5). Failing what the overflowed run left
    * behind breaks the cycle, as rule 4 fails a fork left behind by a join that an overflow stopped.
    * Slow paths only: the mark is read before the run, the check made after it.
    */
