@@ -28,10 +28,12 @@ import dev.tine.deque.WorkDeque;
  * joiner. A join that cannot help blocks; if every worker is then parked while work waits, the
  * {@link StallWatch} starts a spare worker (the JDK's pool compensates in its join the same way).
  *
- * <p><b>Interrupts.</b> {@code join} ignores them, as the JDK's does. {@code get} from a worker
- * ({@link #awaitGet}) throws {@link InterruptedException} when the thread is interrupted while it
- * waits; a flag that a task run inside the wait leaves behind is that task's and is cleared, so an
- * interrupt that arrives while such a task runs goes to that task.
+ * <p><b>Interrupts and deadlines.</b> {@code join} ignores interrupts, as the JDK's does. {@code
+ * get} from a worker ({@link #awaitGet}) throws {@link InterruptedException} when the thread is
+ * interrupted while it waits, and a timed one gives up at its deadline; a flag that a task run
+ * inside the wait leaves behind is that task's and is cleared, so an interrupt that arrives while
+ * such a task runs goes to that task. So that the wait answers at once, {@code get} runs only its
+ * target and the target's pieces, never the caller's other forks ({@link #awaitTarget}).
  *
  * <p>While a join finds nothing to help with it counts itself hungry, so that whoever holds the
  * target's pieces as latent forks promotes them; hunger an error kept from being taken back is
@@ -88,6 +90,9 @@ final class HelpingJoin {
   /** Steps (1) to (3) of a join: kept apart so that the inline join above stays small. */
   private static int awaitJoinSlow(Worker w, Task<?> task, long deadline, boolean interruptible) {
     if (w.recordStats) w.counters.joins++;
+    if (interruptible || deadline != 0L) {
+      return awaitTarget(w, task, deadline, interruptible);
+    }
     int s;
     // (1) Run own pending forks, newest first. The target is among them unless it was stolen.
     while ((s = task.status()) >= 0) {
@@ -101,12 +106,93 @@ final class HelpingJoin {
       if (t == null) {
         return helpJoin(w, task, deadline, interruptible);
       }
-      w.runTask(t);
+      runOwn(w, t);
       if (interruptible) {
         Thread.interrupted(); // the flag a task run here leaves is that task's, not the waiter's
       }
     }
     return s;
+  }
+
+  /**
+   * Runs {@code t}, a task of ours held in hand, and if it ended in {@link StackOverflowError}
+   * fails the latent forks it left behind with that error instead of leaving them to be run.
+   *
+   * <p>Why: an overflow at the very call of a {@code join()} (its entry, before any handler of the
+   * runtime) leaves the fork latent behind its failed join, an orphan. Run later in a frame as deep
+   * as the one that overflowed (a join's own forks first, a scope join's left-behind forks), the
+   * orphan overflows at the same point and leaves an orphan of the same shape, again and again: the
+   * pool wedged until the JIT happened to recompile something ({@code OverflowTest}, about one run
+   * in five on a busy box; the core design note, rule 5). Failing what the overflowed run left
+   * behind breaks the cycle, as rule 4 fails a fork left behind by a join that an overflow stopped.
+   * Slow paths only: the mark is read before the run, the check made after it.
+   */
+  static void runOwn(Worker w, Task<?> t) {
+    int mark = w.latentForks ? w.latent.topIndex() : 0;
+    w.runTask(t);
+    if (w.latentForks && (t.status() & TaskStatus.THROWN) != 0) {
+      failLeftBehind(w, t, mark);
+    }
+  }
+
+  private static void failLeftBehind(Worker w, Task<?> t, int mark) {
+    if (t.getException() instanceof StackOverflowError e && w.latent.topIndex() > mark) {
+      w.latent.failAbove(mark, e);
+    }
+  }
+
+  /**
+   * A wait that a deadline or an interrupt may end ({@code get}): runs only the target, taken out
+   * of our own queues if it is there, and (in {@link #helpJoin}) the target's own forks, never an
+   * unrelated fork of ours: one that runs for a second would hold a 50 ms {@code get} for that
+   * second, and its run would swallow the waiter's interrupt (the JDK's {@code helpJoin} runs the
+   * same set). The one exception: a target buried in our deque under newer forks cannot be taken
+   * out of its middle (thieves own the deque's base, see {@link WorkDeque}), so the forks above it
+   * run first, as in a join; a latent target (the default) is taken out wherever it is.
+   */
+  private static int awaitTarget(Worker w, Task<?> task, long deadline, boolean interruptible) {
+    int s;
+    while ((s = task.status()) >= 0) {
+      if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
+        return s;
+      }
+      if (interruptible && Thread.interrupted()) {
+        return INTERRUPTED;
+      }
+      Task<?> t = takeOwnTarget(w, task);
+      if (t == null) {
+        return helpJoin(w, task, deadline, interruptible, true);
+      }
+      runOwn(w, t);
+      if (interruptible) {
+        Thread.interrupted(); // the flag a task run here leaves is that task's, not the waiter's
+      }
+    }
+    return s;
+  }
+
+  /**
+   * The target if it is our own unstarted fork, taken and held in hand; a newer fork of ours if the
+   * target lies below it in our deque (see {@link #awaitTarget}); else null.
+   */
+  private static Task<?> takeOwnTarget(Worker w, Task<?> target) {
+    Task<?> h = w.inHand;
+    if (h != null) {
+      return h == target ? h : null; // an error left another in hand: popOwn runs it later
+    }
+    if (w.latentForks && w.latent.takeLatent(target)) {
+      w.inHand = target; // no call since the commit
+      return target;
+    }
+    if (w.deque.ownerContains(target)) {
+      return popOwn(w, false); // the target, or a newer fork above it
+    }
+    return null;
+  }
+
+  /** Our own unstarted tasks: latent entries and the deque's (a hint: thieves may take some). */
+  private static int ownCount(Worker w) {
+    return w.latent.size() + w.deque.size();
   }
 
   /**
@@ -150,6 +236,15 @@ final class HelpingJoin {
 
   /** The target is not in our deque: help whoever has it, and block only as a last resort. */
   private static int helpJoin(Worker w, Task<?> task, long deadline, boolean interruptible) {
+    return helpJoin(w, task, deadline, interruptible, false);
+  }
+
+  /**
+   * @param targetOnly run nothing of ours but what a helped task leaves behind ({@link
+   *     #awaitTarget})
+   */
+  private static int helpJoin(
+      Worker w, Task<?> task, long deadline, boolean interruptible, boolean targetOnly) {
     int s;
     // (2) Help whoever has the target; (3) spin, yield, block briefly; repeat.
     if (w.pendingCount != 0) {
@@ -174,7 +269,7 @@ final class HelpingJoin {
           s = INTERRUPTED;
           break;
         }
-        Task<?> t = popOwn(w, false); // a helped task may have left forks behind
+        Task<?> t = targetOnly ? null : popOwn(w, false); // a helped task may have left forks
         if (t == null) {
           t = helpSource(w, task);
         }
@@ -187,9 +282,13 @@ final class HelpingJoin {
           if (w.joinParked) {
             w.joinParked = false; // running again
           }
-          w.runTask(t);
+          int mark = targetOnly ? ownCount(w) : 0;
+          runOwn(w, t);
           if (interruptible) {
             Thread.interrupted(); // that task's flag, not the waiter's
+          }
+          if (targetOnly) {
+            runLeftBehind(w, task, mark, deadline, interruptible);
           }
           misses = 0;
           continue;
@@ -238,6 +337,31 @@ final class HelpingJoin {
       }
     }
     return s;
+  }
+
+  /**
+   * After a helped task (a piece of the target) ran in {@link #awaitTarget}: runs the forks it left
+   * in our queues, the ones above {@code mark}, newest first, while the wait lasts. They are pieces
+   * of the target too, and nobody else may see them while we wait.
+   */
+  private static void runLeftBehind(
+      Worker w, Task<?> task, int mark, long deadline, boolean interruptible) {
+    while (task.status() >= 0 && ownCount(w) > mark) {
+      if (deadline != 0L && deadline - System.nanoTime() <= 0L) {
+        return;
+      }
+      if (interruptible && Thread.currentThread().isInterrupted()) {
+        return; // the loop above answers it
+      }
+      Task<?> t = popOwn(w, false);
+      if (t == null) {
+        return;
+      }
+      runOwn(w, t);
+      if (interruptible) {
+        Thread.interrupted();
+      }
+    }
   }
 
   /** Takes back hunger that an error kept a join from taking back itself. */

@@ -186,7 +186,7 @@ final class LatentJoins {
     }
     for (Object x; (x = s.popTaskAbove(slot)) != null; ) {
       w.inHand = (Task<?>) x; // no call since the pop
-      w.runTask(w.inHand);
+      HelpingJoin.runOwn(w, w.inHand); // an overflowed run's leftovers fail, not run (runOwn)
     }
     Object x = s.takeBack(slot);
     if (x == LatentStack.STILL_LATENT) {

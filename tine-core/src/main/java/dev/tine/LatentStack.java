@@ -470,6 +470,75 @@ class LatentStack extends LatentClaims {
     return false;
   }
 
+  /** Owner: the index one above the newest entry (a mark for {@link #dropAbove}). */
+  final int topIndex() {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    return top;
+  }
+
+  /**
+   * Owner, after a task it ran ended in {@link StackOverflowError}: takes off every entry above
+   * {@code mark} (the entries that run pushed and left behind, newest first), completing each
+   * latent task with {@code e} (owner's release store) and dropping the functions, whose joiners'
+   * frames are gone. See {@code HelpingJoin.runOwn}.
+   */
+  final void failAbove(int mark, Throwable e) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    while (top > mark) {
+      int t = top - 1;
+      if (t < bottom) {
+        truncate(mark); // promoted slots: their tasks are in the deque, where anyone may run them
+        return;
+      }
+      Object x = items[t];
+      items[t] = null;
+      top = t;
+      if (x instanceof Task<?> task) {
+        task.completeFailed(e);
+      }
+    }
+  }
+
+  /**
+   * A completed task left in a latent slot whose task was taken out from below the newest entry
+   * ({@link #takeLatent}): promotion and claims skip a completed task, a pop runs nothing.
+   */
+  static final Task<Void> TAKEN = takenPlaceholder();
+
+  private static Task<Void> takenPlaceholder() {
+    Task<Void> t = Task.of(() -> null);
+    t.complete(null, TaskStatus.DONE);
+    return t;
+  }
+
+  /**
+   * Owner, in a {@code get} whose target is one of its own latent forks but not the newest: takes
+   * {@code x} out of the latent range, so that the caller runs it and nothing newer (the JDK's
+   * {@code tryRemoveAndExec}); true if it was there. The slot keeps {@link #TAKEN} unless it was
+   * the newest. Calls only the claim check; the commit is one store (two for the newest).
+   */
+  final boolean takeLatent(Task<?> x) {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    for (int i = top - 1; i >= bottom; i--) {
+      if (items[i] == x) {
+        if (i == top - 1) {
+          items[i] = null;
+          top = i;
+        } else {
+          items[i] = TAKEN;
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Any thread
 

@@ -285,9 +285,11 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   }
 
   /**
-   * Waits for the result. From a pool worker it helps as {@link #join} does; unlike {@code join} it
-   * throws {@link InterruptedException} if the thread is interrupted before or while it waits (a
-   * flag that a task run inside the wait leaves behind is that task's, and is cleared).
+   * Waits for the result. From a pool worker it helps as {@link #join} does, but runs only this
+   * task and its own forks, never the caller's other forks (as the JDK's {@code get}); unlike
+   * {@code join} it throws {@link InterruptedException} if the thread is interrupted before or
+   * while it waits (a flag that a task run inside the wait leaves behind is that task's, and is
+   * cleared).
    */
   @SuppressWarnings("unchecked") // outcome holds a V once the task completed normally
   @Override
@@ -307,7 +309,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   }
 
   /**
-   * Waits at most the given time. From a pool worker it helps as {@link #join} does (it runs the
+   * Waits at most the given time. From a pool worker it helps as {@link #get()} does (it runs the
    * task itself if it is the worker's own unstarted fork, so it can return at once), and gives up
    * at the deadline.
    */

@@ -214,7 +214,7 @@ final class Worker extends Thread {
             pool.addHungry(-1);
           }
           try {
-            runTask(t);
+            HelpingJoin.runOwn(this, t); // an overflowed run's leftovers fail, not run
           } catch (Throwable e) { // thrown by the runtime around a task, not by the task
             if (!(e instanceof StackOverflowError)) {
               pool.reportUncaught(e);

@@ -4,9 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.tine.JoinShapes.Arg;
+import dev.tine.JoinShapes.Form;
+import dev.tine.JoinShapes.Result;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
@@ -16,12 +22,12 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
- * Every join shape, Scope's thirteen and Tine's four, in a latent and an eager pool: when the first
- * half throws while the second half runs on another worker, the join waits for the second half to
- * finish and then throws the first half's exception, the same object. (The JDK's {@code
- * ForkJoinTask.invokeAll(a, b)} likewise reports the first failure it sees, but it cancels the
- * other half; a join here never returns while a half it forked may still run, so that nothing the
- * first half's caller owns is touched after the join is gone.)
+ * Every join shape of the {@link JoinShapes} table (Scope's thirteen and Tine's four), in a latent
+ * and an eager pool: when the first half throws while the second half runs on another worker, the
+ * join waits for the second half to finish and then throws the first half's exception, the same
+ * object. (The JDK's {@code ForkJoinTask.invokeAll(a, b)} likewise reports the first failure it
+ * sees, but it cancels the other half; a join here never returns while a half it forked may still
+ * run, so that nothing the first half's caller owns is touched after the join is gone.)
  *
  * <p>The first half waits (10 s at most) until the second has started elsewhere: taken from the
  * deque in an eager pool; promoted, or claimed while the owner waits, in a latent one. The second
@@ -70,11 +76,13 @@ class FirstHalfThrewTest {
   }
 
   static Stream<Arguments> shapes() {
-    List<Object[]> shapes = new ArrayList<>();
+    Map<String, Shape> callers = new LinkedHashMap<>();
     // Scope: int, long, range, closure arguments x long, double, object (and none for ranges).
     add(
-        shapes,
-        "Scope int->long",
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, int x) -> h.first(),
@@ -83,8 +91,10 @@ class FirstHalfThrewTest {
                     0,
                     Long::sum));
     add(
-        shapes,
-        "Scope int->double",
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, int x) -> h.first(),
@@ -93,8 +103,10 @@ class FirstHalfThrewTest {
                     0,
                     Double::sum));
     add(
-        shapes,
-        "Scope int->object",
+        callers,
+        Form.SCOPE,
+        Arg.INT,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, int x) -> (Long) h.first(),
@@ -103,8 +115,10 @@ class FirstHalfThrewTest {
                     0,
                     Long::sum));
     add(
-        shapes,
-        "Scope long->long",
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, long x) -> h.first(),
@@ -113,8 +127,10 @@ class FirstHalfThrewTest {
                     0L,
                     Long::sum));
     add(
-        shapes,
-        "Scope long->double",
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, long x) -> h.first(),
@@ -123,8 +139,10 @@ class FirstHalfThrewTest {
                     0L,
                     Double::sum));
     add(
-        shapes,
-        "Scope long->object",
+        callers,
+        Form.SCOPE,
+        Arg.LONG,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, long x) -> (Long) h.first(),
@@ -133,8 +151,10 @@ class FirstHalfThrewTest {
                     0L,
                     Long::sum));
     add(
-        shapes,
-        "Scope range->long",
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.LONG,
         h ->
             s().joinLong(
                     (Scope t, int lo, int hi) -> h.first(),
@@ -145,8 +165,10 @@ class FirstHalfThrewTest {
                     2,
                     Long::sum));
     add(
-        shapes,
-        "Scope range->double",
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.DOUBLE,
         h ->
             s().joinDouble(
                     (Scope t, int lo, int hi) -> h.first(),
@@ -157,8 +179,10 @@ class FirstHalfThrewTest {
                     2,
                     Double::sum));
     add(
-        shapes,
-        "Scope range->object",
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.OBJECT,
         h ->
             s().join(
                     (Scope t, int lo, int hi) -> (Long) h.first(),
@@ -169,8 +193,10 @@ class FirstHalfThrewTest {
                     2,
                     Long::sum));
     add(
-        shapes,
-        "Scope range->none",
+        callers,
+        Form.SCOPE,
+        Arg.RANGE,
+        Result.VOID,
         h ->
             s().join(
                     (Scope.RangeAction) (t, lo, hi) -> h.first(),
@@ -180,45 +206,84 @@ class FirstHalfThrewTest {
                     1,
                     2));
     add(
-        shapes,
-        "Scope closure->long",
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.LONG,
         h -> s().joinLong((Scope t) -> h.first(), (Scope t) -> h.second(), Long::sum));
     add(
-        shapes,
-        "Scope closure->double",
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.DOUBLE,
         h -> s().joinDouble((Scope t) -> h.first(), (Scope t) -> h.second(), Double::sum));
     add(
-        shapes,
-        "Scope closure->object",
+        callers,
+        Form.SCOPE,
+        Arg.NONE,
+        Result.OBJECT,
         h -> s().join((Scope t) -> (Long) h.first(), (Scope t) -> (Long) h.second(), Long::sum));
     // Tine: int -> long, and closures -> long, object, none.
     add(
-        shapes,
-        "Tine int->long",
+        callers,
+        Form.TINE,
+        Arg.INT,
+        Result.LONG,
         h -> Tine.joinLong((int x) -> h.first(), 0, (int x) -> h.second(), 0, Long::sum));
-    add(shapes, "Tine closure->long", h -> Tine.joinLong(h::first, h::second, Long::sum));
     add(
-        shapes,
-        "Tine closure->object",
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.LONG,
+        h -> Tine.joinLong(h::first, h::second, Long::sum));
+    add(
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.OBJECT,
         h -> Tine.join(() -> (Long) h.first(), () -> (Long) h.second(), Long::sum));
-    add(shapes, "Tine closure->none", h -> Tine.join(() -> h.first(), () -> h.second()));
+    add(
+        callers,
+        Form.TINE,
+        Arg.NONE,
+        Result.VOID,
+        h -> Tine.join(() -> h.first(), () -> h.second()));
+    // The table drives the cases: a shape in it without a join written here fails, and so does a
+    // join written here for a shape the table does not have.
+    List<Object[]> cases = new ArrayList<>();
+    for (JoinShapes.Shape t : JoinShapes.SHAPES) {
+      String key = key(t.form(), t.arg(), t.result());
+      Shape shape = callers.remove(key);
+      cases.add(new Object[] {shape != null ? key : key + ": in JoinShapes, no join here", shape});
+    }
+    for (String key : callers.keySet()) {
+      cases.add(new Object[] {key + ": a join here, not in JoinShapes", null});
+    }
     List<Arguments> a = new ArrayList<>();
     for (boolean eager : new boolean[] {false, true}) {
-      for (Object[] s : shapes) {
-        a.add(Arguments.of(s[0], s[1], eager));
+      for (Object[] c : cases) {
+        a.add(Arguments.of(c[0], c[1], eager));
       }
     }
     return a.stream();
   }
 
-  private static void add(List<Object[]> shapes, String name, Shape shape) {
-    shapes.add(new Object[] {name, shape});
+  private static String key(Form form, Arg arg, Result result) {
+    return form + " " + arg + "->" + result;
+  }
+
+  private static void add(
+      Map<String, Shape> callers, Form form, Arg arg, Result result, Shape shape) {
+    callers.put(key(form, arg, result), shape);
   }
 
   @ParameterizedTest(name = "{0}, eager={2}")
   @MethodSource("shapes")
   void theJoinWaitsForTheSecondHalfAndReportsTheFirstHalfsException(
       String name, Shape shape, boolean eager) throws Exception {
+    if (shape == null) {
+      fail(name);
+    }
     Halves h = new Halves();
     // What the join threw, and whether the second half had finished when it did.
     Object[] seen = new Object[2];

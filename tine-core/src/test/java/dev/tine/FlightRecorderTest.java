@@ -93,8 +93,12 @@ class FlightRecorderTest {
       for (RecordedEvent e : samples) {
         assertTrue(e.getLong("interval") > 0, e.toString());
         assertEquals(2, e.getInt("parallelism"));
-        assertTrue(e.getLong("forks") >= 0 && e.getLong("steals") >= 0, e.toString());
       }
+      // Each sample counts its own period: the workload spans several, so the forks are spread
+      // over more than one sample (a pool that reported everything in its last sample, zeros
+      // before, would still add up).
+      long withForks = samples.stream().filter(e -> e.getLong("forks") > 0).count();
+      assertTrue(withForks >= 2, "samples with forks: " + withForks + " of " + samples.size());
       // The termination's sample (or one the periodic hook took just after it) sees no live worker.
       RecordedEvent last = samples.get(samples.size() - 1);
       assertEquals(0, last.getInt("liveWorkers"), "the last sample is the termination's: " + last);

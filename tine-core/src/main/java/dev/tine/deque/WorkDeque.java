@@ -185,6 +185,21 @@ public final class WorkDeque<T> {
     return (T) SLOT.get(a, (int) t & (a.length - 1));
   }
 
+  /**
+   * Owner only: whether {@code x} is one of the elements (linear; for rare operations only). A
+   * thief may take it meanwhile, so a true answer is a hint.
+   */
+  public boolean ownerContains(Object x) {
+    long b = (long) BASE.getAcquire(this);
+    Object[] a = array;
+    for (long i = top - 1; i >= b; i--) {
+      if (SLOT.getAcquire(a, (int) i & (a.length - 1)) == x) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   /** The result of a {@link #trySteal} that lost a race: retry later or elsewhere. */
   public static final Object LOST_RACE =
       new Object() {

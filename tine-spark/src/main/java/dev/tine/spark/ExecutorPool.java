@@ -31,6 +31,11 @@ final class ExecutorPool {
     return pool;
   }
 
+  /** {@return this JVM's pool, or null before the first piece (for tests)} */
+  static synchronized WorkStealingPool current() {
+    return pool;
+  }
+
   /** The pool's counters since the previous call: {tasks, steals, promotions, busyNanos}. */
   static synchronized long[] takeDelta() {
     if (pool == null) {

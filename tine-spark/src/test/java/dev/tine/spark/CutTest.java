@@ -56,9 +56,17 @@ class CutTest {
   void utsEstimatedWeightsArePureAndTheirCutFoldsToTheSequentialCount() {
     Uts uts = new Uts(4, 8, 8).withEstimates(256);
     Uts.Node root = Uts.root(19);
-    // a pure function of the node: the same weight on every call (and so on every JVM)
-    assertEquals(uts.weight(root), uts.weight(root));
-    assertTrue(uts.weight(root) > 1);
+    // A pure function of the node's value: an equal node (another object) weighed by another
+    // instance of the problem gets the same weight, so does every JVM (executors weigh the pieces
+    // the driver cut). Different nodes get different estimates (the weights are not a constant).
+    double w = uts.weight(root);
+    assertEquals(w, new Uts(4, 8, 8).withEstimates(256).weight(new Uts.Node(root.id(), 0)));
+    assertTrue(w > 1, "weight " + w);
+    List<Uts.Node> kids = uts.split(root);
+    assertTrue(kids.size() > 1, "children " + kids);
+    assertTrue(
+        kids.stream().mapToDouble(uts::weight).distinct().count() > 1,
+        "the children's weights all equal: " + kids);
     Cut<Uts.Node> cut = Cut.expand(uts, root, 30, 64, true);
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
       List<Long> results = new ArrayList<>();

@@ -55,9 +55,22 @@ class TreeJobLocalTest {
         "a tine-spark worker outlived the pool");
   }
 
+  /** {tasks, steals, promotions} of this JVM's executor pool, zeros before it exists. */
+  static long[] poolCounters() {
+    dev.tine.WorkStealingPool pool = ExecutorPool.current();
+    if (pool == null) {
+      return new long[3];
+    }
+    dev.tine.PoolStats s = pool.stats();
+    return new long[] {s.tasksExecuted(), s.steals(), s.promotions()};
+  }
+
   @Test
   void fibIsExactAndEveryPieceReportsOnce() {
+    ExecutorPool.takeDelta(); // what ran on the pool before (other tests) is not this job's
+    long[] before = poolCounters();
     TreeResult<Long> r = TreeJob.of(new Fib(), 30).run(sc);
+    long[] after = poolCounters();
     assertEquals(Fib.exact(30), r.value());
     assertTrue(r.pieces() >= 4 * 2, "pieces " + r.pieces()); // 4 per core by default
     Set<Integer> seen = new TreeSet<>();
@@ -67,8 +80,16 @@ class TreeJobLocalTest {
     }
     assertEquals(r.pieces(), seen.size());
     // the executor's Tine pool did the work, and its figures came back through the accumulator
-    assertTrue(r.reports().stream().mapToLong(PieceReport::tasks).sum() >= r.pieces());
-    assertTrue(r.reports().stream().allMatch(p -> p.steals() >= 0 && p.promotions() >= 0));
+    // The reports carry the pool's own counters: their sums are what the pool counted during the
+    // job (nothing else ran on it), and a fib(30) job at parallelism 2 promotes and executes.
+    long tasks = r.reports().stream().mapToLong(PieceReport::tasks).sum();
+    long steals = r.reports().stream().mapToLong(PieceReport::steals).sum();
+    long promotions = r.reports().stream().mapToLong(PieceReport::promotions).sum();
+    assertEquals(after[0] - before[0], tasks, "tasks");
+    assertEquals(after[1] - before[1], steals, "steals");
+    assertEquals(after[2] - before[2], promotions, "promotions");
+    assertTrue(tasks >= r.pieces(), "tasks " + tasks);
+    assertTrue(promotions > 0, "promotions " + promotions);
     String table = r.table();
     assertTrue(table.contains("driver") && table.contains("steals"), table);
   }

@@ -24,7 +24,6 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import jdk.jfr.consumer.RecordedEvent;
 import jdk.jfr.consumer.RecordingFile;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -38,7 +37,10 @@ class FleetIT {
   static final String TEST_CLASSES = System.getProperty("it.test.classes", "target/test-classes");
   static final Path OBSERVABILITY = Path.of("observability");
 
-  /** promtool from $PROMTOOL, the PATH or ~/go/bin; the test is skipped, saying so, without it. */
+  /**
+   * promtool from $PROMTOOL, the PATH or ~/go/bin; without it the test is skipped, saying so, or
+   * fails in CI ({@link Preconditions}).
+   */
   static Path promtool() {
     List<Path> candidates = new ArrayList<>();
     String env = System.getenv("PROMTOOL");
@@ -47,7 +49,8 @@ class FleetIT {
       if (!dir.isEmpty()) candidates.add(Path.of(dir, "promtool"));
     candidates.add(Path.of(System.getProperty("user.home"), "go", "bin", "promtool"));
     for (Path p : candidates) if (Files.isExecutable(p)) return p;
-    Assumptions.abort(
+    Preconditions.require(
+        false,
         "promtool not found (PATH, $PROMTOOL, ~/go/bin): install Debian's prometheus package or"
             + " `go install github.com/prometheus/prometheus/cmd/promtool@latest`");
     return null;
