@@ -37,6 +37,10 @@ final class Comparison {
           "cancel-unpromoted-fork",
           "whether a cancel beats the task is scheduling on the JDK too; the grammar records only"
               + " whether cancel's answer agrees with the task's outcome",
+          "overflow-leftover-forks",
+          "the grammar joins every fork before it rethrows a failure (Interpreter.forkJoin's"
+              + " quietly), or marks a half it may abandon as maybe, so no fork is left behind by"
+              + " a computation that overflowed",
           "unseen-blocking",
           "the grammar's fork-then-wait blocks only where the JDK compensates (its monitor and"
               + " semaphore blocks wait for nothing the program computes); a fork then a monitor"
