@@ -29,7 +29,7 @@ final class Compensation {
 
   static void block(Worker w, WorkStealingPool.ManagedBlocker blocker) throws InterruptedException {
     WorkStealingPool pool = w.pool;
-    LatentJoins.publishAll(w);
+    LatentJoins.promoteAll(w);
     if (w.pendingCount != 0) {
       w.completePending();
     }

@@ -216,7 +216,7 @@ final class HelpingJoin {
       if (topLevel) {
         w.latent.dropTop();
       } else {
-        LatentJoins.publishAll(w);
+        LatentJoins.promoteAll(w);
         if (w.inHand != null) {
           return w.inHand; // a promotion was cut short
         }

@@ -17,7 +17,7 @@ import java.util.function.Supplier;
  * how much to promote (none of them calls back here). Two ways lead back in: running a task (a
  * take-back runs what was left in hand; a join waits, helping) re-enters user code, and so perhaps
  * this file; and waiting for a handed-off half ({@code job.join()} → {@code Task.join} → {@code
- * HelpingJoin}, or {@code Compensation} before blocking) calls {@link #publishAll} first, which
+ * HelpingJoin}, or {@code Compensation} before blocking) calls {@link #promoteAll} first, which
  * only moves entries to the deque and cannot reach the join that waits. Owner-only code: every
  * method runs on the worker that owns the scope. A scope's slow paths check the owner ({@link
  * #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an escaped
@@ -47,8 +47,8 @@ final class LatentJoins {
 
   /**
    * The fast push failed ({@code slot < 0}: nothing recorded yet; the slot held another function,
-   * or the stack needs {@link LatentStack}'s slow path), or the deque is empty and should be
-   * stocked ({@code slot >= 0}: recorded). Returns the entry's slot.
+   * or the stack needs {@link LatentStack}'s slow path), or the deque is empty and a fork should be
+   * promoted into it ({@code slot >= 0}: recorded). Returns the entry's slot.
    */
   static int forkSlow(Scope s, int slot, Object g, long arg, int kind) {
     checkOwner(s); // before anything is recorded: an escaped scope's join changes nothing
@@ -58,11 +58,11 @@ final class LatentJoins {
       if (slot < 0) {
         slot = s.pushFunction(item, arg, kind); // counted there, as every function push
       }
-      if (!(s.stock && s.deque.size() == 0)) {
+      if (!(s.promoteIntoEmptyDeque && s.deque.size() == 0)) {
         return slot;
       }
     }
-    offer(s.worker);
+    promoteSome(s.worker);
     return slot;
   }
 
@@ -86,13 +86,13 @@ final class LatentJoins {
   }
 
   /**
-   * Stocks our empty deque with as many latent forks as {@link Promotion#toOffer} says, oldest
+   * Promotes into our empty deque as many latent forks as {@link Promotion#toPromote} says, oldest
    * first; an overflow anywhere in it (the count included) cuts it short harmlessly: the latent
    * forks stay ours.
    */
-  static void offer(Worker w) {
+  static void promoteSome(Worker w) {
     try {
-      for (int i = 0, n = Promotion.toOffer(w); i < n && promoteOldest(w); i++) {
+      for (int i = 0, n = Promotion.toPromote(w); i < n && promoteOldest(w); i++) {
         // oldest first keeps the deque in age order
       }
     } catch (StackOverflowError e) {
@@ -100,19 +100,22 @@ final class LatentJoins {
     }
   }
 
-  /** Inside {@link Task#execLatent}: take the newest latent task off, and restock the deque. */
+  /**
+   * Inside {@link Task#execLatent}: take the newest latent task off, and promote into an empty
+   * deque.
+   */
   static void takeLatentTop(Worker w) {
     w.latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
-    if (w.stockDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
-      offer(w); // joins, like forks, are where a worker restocks its deque
+    if (w.promoteIntoEmptyDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
+      promoteSome(w); // joins, like forks, are where a worker promotes into its empty deque
     }
   }
 
   /**
    * Promotes every latent fork: before blocking, so that others can run them meanwhile. A task an
-   * earlier error left in hand is published first (otherwise no promotion happens).
+   * earlier error left in hand is promoted first (otherwise no promotion happens).
    */
-  static void publishAll(Worker w) {
+  static void promoteAll(Worker w) {
     Task<?> h = w.inHand;
     if (h != null && h.markPromoted()) {
       int before = w.deque.push(h);

@@ -114,16 +114,16 @@ final class Ranges {
   }
 
   private static boolean shouldSplit(Worker w, int i, int end) {
-    return splittable(i, end) && Promotion.shouldOffer(w);
+    return splittable(i, end) && Promotion.shouldPromote(w);
   }
 
   /**
    * Publishes a split that the caller has already recorded, so the end of the loop accounts for it.
    */
-  private static void publish(Worker w, RangeJob job) {
+  private static void pushSplit(Worker w, RangeJob job) {
     job.markPromoted();
     Promotion.countPromotion(w);
-    w.publish(job);
+    w.pushSplit(job);
   }
 
   private static RangeJob[] add(RangeJob[] a, int n, RangeJob j) {
@@ -174,7 +174,7 @@ final class Ranges {
           RangeJob job = new RangeJob(RangeJob.FOR, mid, end, body, null, 0, 0);
           splits = add(splits, n, job);
           n++;
-          publish(w, job);
+          pushSplit(w, job);
           end = mid;
         }
       }
@@ -206,7 +206,7 @@ final class Ranges {
           RangeJob job = new RangeJob(RangeJob.LONG, mid, end, map, combine, identity, 0);
           splits = add(splits, n, job);
           n++;
-          publish(w, job);
+          pushSplit(w, job);
           end = mid;
         }
       }
@@ -242,7 +242,7 @@ final class Ranges {
           RangeJob job = new RangeJob(RangeJob.DOUBLE, mid, end, map, combine, 0, identity);
           splits = add(splits, n, job);
           n++;
-          publish(w, job);
+          pushSplit(w, job);
           end = mid;
         }
       }

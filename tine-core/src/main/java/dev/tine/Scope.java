@@ -69,14 +69,17 @@ public final class Scope extends LatentStack {
   final WorkDeque<Task<?>> deque;
   private final boolean latent;
 
-  /** Keep one promoted fork in the deque (parallelism above 1): see {@code Worker.stockDeque}. */
-  final boolean stock;
+  /**
+   * Keep one promoted fork in the deque (parallelism above 1): see {@code
+   * Worker.promoteIntoEmptyDeque}.
+   */
+  final boolean promoteIntoEmptyDeque;
 
   Scope(Worker worker) {
     this.worker = worker;
     this.deque = worker.deque;
     this.latent = worker.latentForks;
-    this.stock = worker.stockDeque;
+    this.promoteIntoEmptyDeque = worker.promoteIntoEmptyDeque;
   }
 
   /**
@@ -315,7 +318,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -352,7 +355,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -397,7 +400,7 @@ public final class Scope extends LatentStack {
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -433,7 +436,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -470,7 +473,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -515,7 +518,7 @@ public final class Scope extends LatentStack {
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -560,7 +563,7 @@ public final class Scope extends LatentStack {
       int bHi,
       LongBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -605,7 +608,7 @@ public final class Scope extends LatentStack {
       int bHi,
       DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -654,7 +657,7 @@ public final class Scope extends LatentStack {
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -690,7 +693,7 @@ public final class Scope extends LatentStack {
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi);
         return;
@@ -727,7 +730,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -763,7 +766,7 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -804,7 +807,7 @@ public final class Scope extends LatentStack {
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -847,7 +850,7 @@ public final class Scope extends LatentStack {
    */
   int fork(Object g, long arg, int kind) {
     int slot = tryPushFunction(g, arg);
-    if (slot < 0 || (stock && deque.size() == 0)) {
+    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
       slot = LatentJoins.forkSlow(this, slot, g, arg, kind);
     }
     return slot;

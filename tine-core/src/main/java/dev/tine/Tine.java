@@ -313,8 +313,8 @@ public final class Tine {
    * of a shared, rarely written word.
    */
   public static void poll() {
-    if (Thread.currentThread() instanceof Worker w && Promotion.shouldOffer(w)) {
-      LatentJoins.offer(w);
+    if (Thread.currentThread() instanceof Worker w && Promotion.shouldPromote(w)) {
+      LatentJoins.promoteSome(w);
     }
   }
 

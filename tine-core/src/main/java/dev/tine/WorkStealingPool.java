@@ -55,7 +55,7 @@ import javax.management.ObjectName;
  *   <tr><td>{@link LatentJoins}</td><td>the join's slow paths for {@link Scope} and {@link
  *       Tine}: the slow fork, promotion (oldest first), taking a handed-off half back, the first
  *       half throwing, the eager twins</td></tr>
- *   <tr><td>{@link Promotion}</td><td>when to offer latent forks (the deque is empty, someone is
+ *   <tr><td>{@link Promotion}</td><td>when to promote latent forks (the deque is empty, someone is
  *       hungry) and how many</td></tr>
  *   <tr><td>{@code JoinKinds}, {@code PromotedJob}</td><td>the join shapes' kinds (generated
  *       from one table); a join's half once promoted</td></tr>

@@ -12,7 +12,7 @@ import dev.tine.stats.WorkerCounters;
  *   <li>{@link Stealing}: the scan for work (external queue, random victims, claims);
  *   <li>{@link HelpingJoin}: joins that run own forks, then help the target's thieves;
  *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion, taking a half back);
- *   <li>{@link Promotion}: the policy of when to offer latent forks, and how many;
+ *   <li>{@link Promotion}: the policy of when to promote latent forks, and how many;
  *   <li>{@link Sleep}: idle workers registering, parking and being woken.
  * </ul>
  *
@@ -97,7 +97,7 @@ final class Worker extends Thread {
    * join, which can be a long leaf away (a quicksort partition). It costs one promotion each time
    * the deque empties, about one per level of a recursion's spine (see the design note).
    */
-  final boolean stockDeque;
+  final boolean promoteIntoEmptyDeque;
 
   /** {@link Sleep#AWAKE}, {@link Sleep#SLEEPING} or {@link Sleep#RETIRED}; see {@link Sleep}. */
   volatile int sleepState;
@@ -160,7 +160,7 @@ final class Worker extends Thread {
     this.counters = counters;
     this.recordStats = recordStats;
     this.latentForks = pool.latentForks;
-    this.stockDeque = pool.parallelism() > 1;
+    this.promoteIntoEmptyDeque = pool.parallelism() > 1;
     this.claims = pool.latentForks && LatentStack.claimsSupported();
     this.seed = 0x9E3779B9 * (index + 1) | 1;
     setDaemon(pool.daemon);
@@ -328,8 +328,8 @@ final class Worker extends Thread {
       try {
         t.setLatent();
         if (recordStats) counters.latentForks++;
-        if (stockDeque && deque.size() == 0) {
-          LatentJoins.offer(this);
+        if (promoteIntoEmptyDeque && deque.size() == 0) {
+          LatentJoins.promoteSome(this);
         }
       } catch (StackOverflowError | OutOfMemoryError e) {
         // The fork is recorded, so fork() must return: a caller that saw it throw would never
@@ -362,7 +362,7 @@ final class Worker extends Thread {
   }
 
   /** Owner only: push on the deque (a split of a lazy loop) and wake a thief if needed. */
-  void publish(Task<?> t) {
+  void pushSplit(Task<?> t) {
     signalIfFirst(deque.push(t));
   }
 

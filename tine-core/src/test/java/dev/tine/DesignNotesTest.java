@@ -265,7 +265,7 @@ class DesignNotesTest {
   /**
    * latent-forks.md's claim about who calls into {@code LatentJoins} (a claim no constant carries):
    * the classes it names are exactly the main classes whose code, comments left out, calls a {@code
-   * LatentJoins} method; and {@code publishAll}, the one way back in from a join that waits, runs
+   * LatentJoins} method; and {@code promoteAll}, the one way back in from a join that waits, runs
    * and waits for nothing (no join, run, invoke or park in its body or {@code promoteOldest}'s).
    */
   @Test
@@ -291,7 +291,7 @@ class DesignNotesTest {
     assertEquals(calling, named, "latent-forks.md names the callers of LatentJoins wrongly");
     String joins =
         withoutComments(read(ROOT.resolve("tine-core/src/main/java/dev/tine/LatentJoins.java")));
-    for (String method : List.of("publishAll", "promoteOldest")) {
+    for (String method : List.of("promoteAll", "promoteOldest")) {
       String body = methodBody(joins, "static \\w+ " + method + "\\(");
       Matcher waits =
           Pattern.compile("\\b(join\\w*|doExec|run|invoke\\w*|park\\w*|await\\w*)\\s*\\(")

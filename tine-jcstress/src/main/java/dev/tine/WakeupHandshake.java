@@ -19,7 +19,7 @@ import org.openjdk.jcstress.infra.results.II_Result;
  * <p>State: a real pool of parallelism 2 whose slots hold unstarted workers {@code producer} and
  * {@code sleeper} (installed in {@code pool.workers}; the live count raised to 2 by the test hook
  * {@code addLiveWorkersForTest}, so a signal that finds no sleeper starts no thread). The producer
- * actor calls the real {@code Worker.publish(task)}: {@code deque.push}, then {@code
+ * actor calls the real {@code Worker.pushSplit(task)}: {@code deque.push}, then {@code
  * signalIfFirst}, i.e. {@code Sleep.afterPush()}: {@code VarHandle.fullFence()} and {@code
  * signalWork()}, whose volatile read of {@code ctl} decides whether to claim a sleeper. The sleeper
  * actor does what {@code Sleep.sleep(worker)} does before parking: state SLEEPING, {@code
@@ -65,7 +65,7 @@ public class WakeupHandshake {
 
   @Actor
   public void producer() {
-    producer.publish(task);
+    producer.pushSplit(task);
   }
 
   @Actor
