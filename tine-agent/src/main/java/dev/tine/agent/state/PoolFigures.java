@@ -102,7 +102,7 @@ public final class PoolFigures implements Cloneable {
     m.put("name", name);
     m.put("kind", kind);
     m.put("class", poolClass);
-    m.put("created_at", createdAt);
+    m.put("created_at", createdAt.isEmpty() ? null : createdAt); // null: made before the agent came
     m.put("state", state);
     m.put("core_pool_size", corePoolSize);
     m.put("maximum_pool_size", maximumPoolSize);
