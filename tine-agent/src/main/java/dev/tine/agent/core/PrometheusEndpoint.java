@@ -3,6 +3,7 @@ package dev.tine.agent.core;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.PoolNames;
 import dev.tine.agent.state.PoolState;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -97,7 +98,8 @@ final class PrometheusEndpoint {
     List<PoolFigures> pools = new ArrayList<>();
     for (PoolState st : rt.registry.all()) {
       PoolFigures f = st.figures;
-      if (f != null) pools.add(f);
+      // not the RMI/JMX pools of a JMX client's own connection (they read NaN: nothing measured)
+      if (f != null && !PoolNames.jmxMachinery(f.name, f.createdAt)) pools.add(f);
     }
     return render(pools, rt);
   }

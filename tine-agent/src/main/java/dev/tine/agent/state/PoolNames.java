@@ -38,6 +38,19 @@ public final class PoolNames {
   }
 
   /**
+   * Whether a pool is the JMX/RMI machinery that a remote JMX connection (such as {@code tine top}'s
+   * own) brings: shown by {@code top --all} only, and never scraped, since it serves no request of
+   * the application's.
+   */
+  public static boolean jmxMachinery(String name, String createdAt) {
+    String site = createdAt == null ? "" : createdAt;
+    return name.startsWith("RMI ")
+        || name.startsWith("JMX ")
+        || site.startsWith("TCPTransport")
+        || site.startsWith("RuntimeUtil");
+  }
+
+  /**
    * Where the pool being constructed was created: the first frame outside the agent, the pool's own
    * class hierarchy's constructors and {@code java.util.concurrent.Executors}, as {@code
    * Class.method(File:line)}; null if none.

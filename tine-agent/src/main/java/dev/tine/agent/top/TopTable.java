@@ -1,5 +1,7 @@
 package dev.tine.agent.top;
 
+import dev.tine.agent.state.PoolNames;
+
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,12 +48,7 @@ public final class TopTable {
     if (all) return pools;
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> p : pools) {
-      String name = String.valueOf(p.get("Name"));
-      String site = String.valueOf(p.get("CreatedAt"));
-      if (name.startsWith("RMI ")
-          || name.startsWith("JMX ")
-          || site.startsWith("TCPTransport")
-          || site.startsWith("RuntimeUtil")) {
+      if (PoolNames.jmxMachinery(String.valueOf(p.get("Name")), String.valueOf(p.get("CreatedAt")))) {
         continue;
       }
       out.add(p);

@@ -1,7 +1,9 @@
 package dev.tine.agent.state;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -28,5 +30,18 @@ class PoolNamesTest {
     assertNull(PoolNames.commonPrefix(List.of()));
     assertNull(PoolNames.commonPrefix(List.of("alpha", "beta")));
     assertNull(PoolNames.commonPrefix(List.of("t-1", "t-2")));
+  }
+
+  /** The pools a JMX client's connection brings are neither shown by default nor scraped. */
+  @Test
+  void aJmxConnectionsOwnPoolsAreMachinery() {
+    String rmi =
+        PoolNames.commonPrefix(
+            List.of("RMI TCP Connection(2)-127.0.0.1", "RMI TCP Connection(5)-127.0.0.1"));
+    assertTrue(PoolNames.jmxMachinery(rmi, ""));
+    assertTrue(PoolNames.jmxMachinery("ThreadPoolExecutor#4", "TCPTransport.<clinit>"));
+    assertTrue(PoolNames.jmxMachinery("JMX server connection timeout 25", null));
+    assertFalse(PoolNames.jmxMachinery("pool-1-thread", ""));
+    assertFalse(PoolNames.jmxMachinery("http-nio-8080-exec", "Server.main(Server.java:42)"));
   }
 }
