@@ -6,7 +6,8 @@
 #   scripts/spark-experiment.sh --fib 40 --uts-depth 10 --masters 'tine[2],local[2]'
 #
 # Compiles tine-core and tine-spark, fetches the Spark distribution (scripts/fetch-spark.sh) and
-# runs the driver on its jars, with the JVM options from spark-jvm.options (the one place).
+# runs the driver on its jars, with the JVM options SparkJvmOptions gives for this JDK (from
+# spark-jvm.options, the one place; plus sun.security.action's only on a JDK that has it).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
@@ -18,5 +19,7 @@ if [ -z "${TINE_NO_BUILD:-}" ]; then
   ./mvnw -B -ntp -q -pl tine-core,tine-spark compile -Dspotless.check.skip=true >&2
 fi
 cp="$root/tine-core/target/classes:$root/tine-spark/target/classes:$SPARK_HOME/jars/*"
-exec "$JAVA_HOME/bin/java" @"$root/tine-spark/src/main/resources/dev/tine/spark/spark-jvm.options" \
+opts=$("$JAVA_HOME/bin/java" -cp "$root/tine-spark/target/classes" dev.tine.spark.SparkJvmOptions)
+mapfile -t spark_opts <<<"$opts"
+exec "$JAVA_HOME/bin/java" "${spark_opts[@]}" \
   -Xss4m -Xmx2g -cp "$cp" dev.tine.spark.ClusterExperiment "$@"
