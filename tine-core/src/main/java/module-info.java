@@ -1,4 +1,5 @@
 /** Tine: a work-stealing fork/join runtime. Only {@code dev.tine} is API. */
+@SuppressWarnings("module") // dev.tine.executor is not built when tine-core is built alone
 module dev.tine {
   requires transitive java.management; // WorkStealingPool.mxBeanName() returns an ObjectName
   requires jdk.management; // HotSpotDiagnosticMXBean: is -XX:+UseSystemMemoryBarrier on (claims)?

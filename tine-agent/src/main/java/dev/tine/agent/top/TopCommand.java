@@ -158,8 +158,8 @@ public final class TopCommand implements Callable<Integer> {
                 + pid
                 + " in "
                 + client.attachMillis
-                + " ms. JDK 21+ prints a"
-                + " warning there about a dynamically loaded agent; -XX:+EnableDynamicAgentLoading allows it silently."
+                + " ms. JDK 21+ notes in that process's output that an agent was loaded"
+                + " dynamically; -XX:+EnableDynamicAgentLoading silences it."
                 + " What the target pays, measured on 10 µs tasks: +5% to +12% process CPU per"
                 + " task after an attach (medians of paired runs), against -4% to +7% with"
                 + " -javaagent.");
