@@ -82,14 +82,6 @@ public final class AgentHooks implements TineHooks {
   private final Registry reg;
   private final ThreadLocal<Slot> slots = new ThreadLocal<>();
 
-  /**
-   * Which families ({@link Families#ALL}, by id) have a pool measured as theirs. A request of a
-   * family with none (an older Tomcat's pool, a copy of the JDK's, measured as a JDK pool) counts
-   * for the pool whose task runs it; a request of a family with one counts only for that family's
-   * pools, never for another pool the thread also works for. Set once per family, never cleared.
-   */
-  private final boolean[] familyMeasured = new boolean[Families.ALL.length];
-
   /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
   public final ArrivalTable forkJoinPending;
 
@@ -492,7 +484,6 @@ public final class AgentHooks implements TineHooks {
     if (pool == null) return null;
     PoolState st = reg.getOrCreate(pool, Kind.SERVER);
     if (st != null && st.family == null) st.family = f;
-    if (st != null && !familyMeasured[fam]) familyMeasured[fam] = true; // benign race: only set
     return st;
   }
 
@@ -633,9 +624,9 @@ public final class AgentHooks implements TineHooks {
   @Override
   public void reqBegin(int fam, Object detail) {
     Family f = Families.of(fam);
-    Slot s = requestSlot(fam, f);
+    Slot s = requestSlot(f);
     if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
-    if (f != null && f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
+    if (f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
   }
 
   @Override
@@ -654,18 +645,24 @@ public final class AgentHooks implements TineHooks {
   /**
    * The slot a request counts for: the running task of the request's own server family (a server
    * pool nested in, or over, an application's pool on the same threads: the request is the
-   * server's). Only where the family has no pool measured as its own does the request count for the
-   * thread's first slot (its server's pool measured as a JDK pool). A request of a measured family
-   * outside its family's task (Jetty's {@code ExecutorThreadPool} queues it as a task of the
-   * application's pool) counts for no pool: counted for the application's pool it turned that
-   * pool's row into a fraction of the server's requests, in place of its own tasks.
+   * server's), else the running task of a JDK pool that is the server's own ({@link
+   * Family#ownsJdkPool}: an older Tomcat's), else none. A request that runs in a task of another
+   * pool (Jetty's {@code ExecutorThreadPool} queues it as a task of the application's pool) is not
+   * that pool's: counted for it (the thread's first slot), it turned the application pool's row
+   * into a fraction of the server's requests in place of its own tasks.
    */
-  private Slot requestSlot(int fam, Family f) {
+  private Slot requestSlot(Family f) {
+    if (f == null) return null;
     Slot head = slots.get();
     for (Slot s = head; s != null; s = s.nested) {
       if (s.running && s.st != null && s.st.family == f) return s;
     }
-    return f != null && familyMeasured[fam] ? null : head;
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.running && s.st != null && s.st.family == null && f.ownsJdkPool(s.st.className)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   /** The slot whose request is open on this thread, if any (else the first slot). */

@@ -214,6 +214,10 @@ class RequestFiguresTest {
     try {
       hooks.tpeExecute(tpe, job1); // the producing thread's job, a task of the application's pool
       hooks.tpeTaken(tpe, job1);
+      // a request before Jetty's pool is known (a job queued before the agent attached): not the
+      // application pool's either
+      hooks.reqBegin(jetty, null);
+      hooks.reqEnd(jetty, null, null);
       hooks.famArrive(jetty, etp, conn1, SubStrategy.EXECUTE_PRODUCE_CONSUME); // run in place
       hooks.reqBegin(jetty, null);
       hooks.reqEnd(jetty, null, null);
@@ -243,11 +247,16 @@ class RequestFiguresTest {
   }
 
   /**
-   * A server whose pool is measured as a JDK pool (an older Tomcat's pool copies the JDK's): no
-   * pool of its family, so its requests count for the pool whose task runs them.
+   * A server's request in a task of a JDK pool counts for it only where that pool is the server's
+   * own (an older Tomcat's pool copies the JDK's, measured as a JDK pool), never for an
+   * application's pool.
    */
   @Test
-  void aServerWhosePoolIsAJdkPoolCountsItsRequestsThere() {
+  void aServersRequestCountsForAJdkPoolOnlyIfThePoolIsTheServers() {
+    assertTrue(
+        Families.of(TOMCAT).ownsJdkPool("org.apache.tomcat.util.threads.ThreadPoolExecutor"));
+    assertTrue(!Families.of(TOMCAT).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
+    assertTrue(!Families.of(JettyFamily.ID).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
     java.util.concurrent.ThreadPoolExecutor tpe =
         new java.util.concurrent.ThreadPoolExecutor(
             1,
@@ -263,9 +272,8 @@ class RequestFiguresTest {
       hooks.tpeIdle(tpe);
       PoolState st = reg.get(tpe);
       st.refresh(System.nanoTime());
-      assertEquals(PoolFigures.REQUESTS, st.figures.unit);
-      assertEquals(1, st.figures.windowCompleted, "requests");
-      assertEquals(1, st.figures.tasks.windowCompleted, "tasks");
+      assertEquals(PoolFigures.TASKS, st.figures.unit);
+      assertEquals(1, st.figures.windowCompleted, "tasks");
     } finally {
       tpe.shutdownNow();
     }
