@@ -626,7 +626,7 @@ public final class AgentHooks implements TineHooks {
     Family f = Families.of(fam);
     Slot s = requestSlot(f);
     if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
-    if (f != null && f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
+    if (f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
   }
 
   @Override
@@ -643,16 +643,26 @@ public final class AgentHooks implements TineHooks {
   }
 
   /**
-   * The slot a request counts for: the running task of the request's own server family when the
-   * thread runs one (a server pool nested in, or over, an application's pool on the same threads:
-   * the request is the server's), else the thread's first slot.
+   * The slot a request counts for: the running task of the request's own server family (a server
+   * pool nested in, or over, an application's pool on the same threads: the request is the
+   * server's), else the running task of a JDK pool that is the server's own ({@link
+   * Family#ownsJdkPool}: an older Tomcat's), else none. A request that runs in a task of another
+   * pool (Jetty's {@code ExecutorThreadPool} queues it as a task of the application's pool) is not
+   * that pool's: counted for it (the thread's first slot), it turned the application pool's row
+   * into a fraction of the server's requests in place of its own tasks.
    */
   private Slot requestSlot(Family f) {
+    if (f == null) return null;
     Slot head = slots.get();
     for (Slot s = head; s != null; s = s.nested) {
       if (s.running && s.st != null && s.st.family == f) return s;
     }
-    return head;
+    for (Slot s = head; s != null; s = s.nested) {
+      if (s.running && s.st != null && s.st.family == null && f.ownsJdkPool(s.st.className)) {
+        return s;
+      }
+    }
+    return null;
   }
 
   /** The slot whose request is open on this thread, if any (else the first slot). */

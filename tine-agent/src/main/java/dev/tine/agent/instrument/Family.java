@@ -110,6 +110,14 @@ abstract class Family implements ServerFamily {
     return 0;
   }
 
+  /**
+   * Whether a pool of class {@code className}, measured as a JDK pool (no family's), is this
+   * server's own request pool, so that the server's requests count for it (none, by default).
+   */
+  boolean ownsJdkPool(String className) {
+    return false;
+  }
+
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {
     return false;

@@ -87,6 +87,12 @@ final class TomcatFamily extends Family {
    * Request.getStartTimeNanos()}, what its access log's {@code %D} counts from), so the header
    * parsing is in the request's handling, as Tomcat counts it.
    */
+  /** Older Tomcats' {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} extends the JDK's. */
+  @Override
+  boolean ownsJdkPool(String className) {
+    return className.startsWith("org.apache.tomcat.");
+  }
+
   @Override
   long requestStart(Object request) {
     if (request == null) return 0;

@@ -38,9 +38,9 @@ public final class PoolNames {
   }
 
   /**
-   * Whether a pool is the JMX/RMI machinery that a remote JMX connection (such as {@code tine top}'s
-   * own) brings: shown by {@code top --all} only, and never scraped, since it serves no request of
-   * the application's.
+   * Whether a pool is the JMX/RMI machinery that a remote JMX connection (such as {@code tine
+   * top}'s own) brings: shown by {@code top --all} only, and never scraped, since it serves no
+   * request of the application's.
    */
   public static boolean jmxMachinery(String name, String createdAt) {
     String site = createdAt == null ? "" : createdAt;

@@ -1,7 +1,6 @@
 package dev.tine.agent.top;
 
 import dev.tine.agent.state.PoolNames;
-
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -48,7 +47,8 @@ public final class TopTable {
     if (all) return pools;
     List<Map<String, Object>> out = new ArrayList<>();
     for (Map<String, Object> p : pools) {
-      if (PoolNames.jmxMachinery(String.valueOf(p.get("Name")), String.valueOf(p.get("CreatedAt")))) {
+      if (PoolNames.jmxMachinery(
+          String.valueOf(p.get("Name")), String.valueOf(p.get("CreatedAt")))) {
         continue;
       }
       out.add(p);

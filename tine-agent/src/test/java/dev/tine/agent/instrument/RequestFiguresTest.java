@@ -183,4 +183,99 @@ class RequestFiguresTest {
     assertEquals(1, st.figures.windowCompleted);
     assertNull(st.figures.tasks);
   }
+
+  /** Stands for Jetty 12's {@code AdaptiveExecutionStrategy.SubStrategy} (ordinals matter). */
+  enum SubStrategy {
+    PRODUCE_CONSUME,
+    PRODUCE_INVOKE_CONSUME,
+    PRODUCE_EXECUTE_CONSUME,
+    EXECUTE_PRODUCE_CONSUME
+  }
+
+  /**
+   * Jetty's {@code ExecutorThreadPool} over an application's {@code ThreadPoolExecutor}, one
+   * thread: a request Jetty runs in place (inside the application pool's task) and one Jetty queues
+   * as a task of the application's pool. The application pool keeps its own tasks' figures; the
+   * requests are Jetty's pool's only. (Before: the queued request counted for the application's
+   * pool, whose row turned into requests, 1 of 2, in place of its 2 tasks.)
+   */
+  @Test
+  void anApplicationPoolUnderJettysPoolKeepsItsTasksAndJettysPoolItsRequests() {
+    int jetty = JettyFamily.ID;
+    java.util.concurrent.ThreadPoolExecutor tpe =
+        new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            1,
+            java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>());
+    Object etp = new Object(), job1 = new Object(), job2 = new Object();
+    Object conn1 = new Object(), conn2 = new Object();
+    try {
+      hooks.tpeExecute(tpe, job1); // the producing thread's job, a task of the application's pool
+      hooks.tpeTaken(tpe, job1);
+      // a request before Jetty's pool is known (a job queued before the agent attached): not the
+      // application pool's either
+      hooks.reqBegin(jetty, null);
+      hooks.reqEnd(jetty, null, null);
+      hooks.famArrive(jetty, etp, conn1, SubStrategy.EXECUTE_PRODUCE_CONSUME); // run in place
+      hooks.reqBegin(jetty, null);
+      hooks.reqEnd(jetty, null, null);
+      hooks.famEnd(jetty, etp, SubStrategy.EXECUTE_PRODUCE_CONSUME, null);
+      hooks.famArrive(jetty, etp, conn2, SubStrategy.PRODUCE_EXECUTE_CONSUME); // queued by Jetty
+      hooks.tpeExecute(tpe, job2); // ... as a task of the application's pool
+      hooks.tpeIdle(tpe); // job1 ends
+      hooks.tpeTaken(tpe, job2);
+      hooks.reqBegin(jetty, null); // outside any task of Jetty's pool
+      hooks.reqEnd(jetty, null, null);
+      hooks.tpeIdle(tpe); // job2 ends
+
+      PoolState app = reg.get(tpe);
+      app.refresh(System.nanoTime());
+      assertEquals(PoolFigures.TASKS, app.figures.unit, "the application pool's row");
+      assertEquals(2, app.figures.windowArrivals, "its tasks");
+      assertEquals(2, app.figures.windowCompleted);
+      assertNull(app.figures.tasks);
+      PoolState server = reg.get(etp);
+      server.refresh(System.nanoTime());
+      assertEquals(PoolFigures.REQUESTS, server.figures.unit, "Jetty's row");
+      assertEquals(1, server.figures.windowCompleted, "its request run in its own task");
+      assertEquals(1, server.figures.tasks.windowCompleted, "its task run in place");
+    } finally {
+      tpe.shutdownNow();
+    }
+  }
+
+  /**
+   * A server's request in a task of a JDK pool counts for it only where that pool is the server's
+   * own (an older Tomcat's pool copies the JDK's, measured as a JDK pool), never for an
+   * application's pool.
+   */
+  @Test
+  void aServersRequestCountsForAJdkPoolOnlyIfThePoolIsTheServers() {
+    assertTrue(
+        Families.of(TOMCAT).ownsJdkPool("org.apache.tomcat.util.threads.ThreadPoolExecutor"));
+    assertTrue(!Families.of(TOMCAT).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
+    assertTrue(!Families.of(JettyFamily.ID).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
+    java.util.concurrent.ThreadPoolExecutor tpe =
+        new java.util.concurrent.ThreadPoolExecutor(
+            1,
+            1,
+            1,
+            java.util.concurrent.TimeUnit.SECONDS,
+            new java.util.concurrent.SynchronousQueue<>());
+    try {
+      hooks.tpeExecute(tpe, task);
+      hooks.tpeTaken(tpe, task);
+      hooks.reqBegin(TOMCAT, null);
+      hooks.reqEnd(TOMCAT, null, null);
+      hooks.tpeIdle(tpe);
+      PoolState st = reg.get(tpe);
+      st.refresh(System.nanoTime());
+      assertEquals(PoolFigures.TASKS, st.figures.unit);
+      assertEquals(1, st.figures.windowCompleted, "tasks");
+    } finally {
+      tpe.shutdownNow();
+    }
+  }
 }
