@@ -49,12 +49,14 @@ final class Compensation {
               + pool.stallSparesLive
               + " of them started by the stall watch), and none is idle");
     }
+    w.managedBlocking = true;
     try {
       pool.sleep.signalWork(); // wake a sleeper for what we published, or start a spare for us
       do {
         // until released
       } while (!blocker.isReleasable() && !blocker.block());
     } finally {
+      w.managedBlocking = false;
       BLOCKED.getAndAdd(pool, -1);
     }
   }

@@ -291,12 +291,8 @@ final class StallWatch implements Runnable {
       if (v == null || v.sleepState != Sleep.AWAKE) {
         continue;
       }
-      if (v.joinParked) {
-        parked = true;
-        continue;
-      }
-      Thread.State s = v.getState();
-      if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
+      int k = waitKind(v);
+      if (k == RUNNING) {
         running = true;
       } else {
         parked = true;
@@ -305,14 +301,84 @@ final class StallWatch implements Runnable {
     return !parked ? NONE_PARKED : running ? SOME_PARKED : ALL_PARKED;
   }
 
+  /** What a worker does, as {@link #waitKind} sees it. */
+  static final int RUNNING = 0, SLEEP = 1, COMPENSATED = 2, OTHER_WAIT = 3;
+
+  /**
+   * What {@code v} does now (a racy snapshot): {@link #RUNNING}; {@link #SLEEP}, a timed wait that
+   * names no blocker ({@code Thread.sleep}, a timed {@code Object.wait}), which ends by itself;
+   * {@link #COMPENSATED}, a wait the JDK's pool compensates for with a thread that may run anything
+   * (managedBlock, a Tine join with nothing to help, a {@code CompletableFuture} wait, a {@code
+   * Condition} await such as {@code take} or {@code poll(t)} of a {@code java.util.concurrent}
+   * queue: the JDK routes these through {@code ForkJoinPool.managedBlock}); or {@link
+   * #OTHER_WAIT}, a wait the JDK does not compensate for (a semaphore, a latch, a lock, a monitor).
+   */
+  static int waitKind(Worker v) {
+    if (v.joinParked || v.managedBlocking) {
+      return COMPENSATED;
+    }
+    Thread.State s = v.getState();
+    if (s == Thread.State.RUNNABLE || s == Thread.State.NEW || s == Thread.State.TERMINATED) {
+      return RUNNING;
+    }
+    if (s == Thread.State.BLOCKED) {
+      return OTHER_WAIT;
+    }
+    Object blocker = LockSupport.getBlocker(v);
+    if (blocker == null) {
+      return s == Thread.State.TIMED_WAITING ? SLEEP : OTHER_WAIT;
+    }
+    return compensatedBlocker(blocker.getClass()) ? COMPENSATED : OTHER_WAIT;
+  }
+
+  private static boolean compensatedBlocker(Class<?> c) {
+    return c == SIGNALLER || c == AQS_CONDITION || c == AQLS_CONDITION;
+  }
+
+  private static final Class<?> SIGNALLER =
+      nested(java.util.concurrent.CompletableFuture.class, "Signaller");
+  private static final Class<?> AQS_CONDITION =
+      java.util.concurrent.locks.AbstractQueuedSynchronizer.ConditionObject.class;
+  private static final Class<?> AQLS_CONDITION =
+      java.util.concurrent.locks.AbstractQueuedLongSynchronizer.ConditionObject.class;
+
+  private static Class<?> nested(Class<?> outer, String simpleName) {
+    for (Class<?> c : outer.getDeclaredClasses()) {
+      if (c.getSimpleName().equals(simpleName)) {
+        return c;
+      }
+    }
+    return Void.class; // not on this JDK: such waits count as OTHER_WAIT
+  }
+
+  /**
+   * Whether every awake worker but {@code except} (which may be null) is in a {@link #COMPENSATED}
+   * wait, at least one is, and none is idle: where the JDK's pool adds a thread that may run
+   * anything, a submission included. A worker running or sleeping means the pool makes progress
+   * (the JDK's {@code tryCompensate} adds no thread while another worker is active).
+   */
+  static boolean allCompensated(WorkStealingPool p, Worker except) {
+    boolean any = false;
+    for (Worker v : p.workers) {
+      if (v == null || v == except || v.sleepState == Sleep.RETIRED) {
+        continue;
+      }
+      if (v.sleepState != Sleep.AWAKE || waitKind(v) != COMPENSATED) {
+        return false;
+      }
+      any = true;
+    }
+    return any;
+  }
+
   /**
    * Unstarted forks of an awake worker that may be waiting for them, which a stall spare could take
    * ({@link Stealing#scanForParked}): in its deque, or latent ones it can claim. Submissions in the
    * external queue do not count: they wait for a worker, as on the JDK.
    */
   private static boolean forksWaiting(WorkStealingPool p) {
-    if (joinParked(p) && p.hasVisibleWork()) {
-      return true; // a Tine join waits: where the JDK's join compensates, the spare takes anything
+    if (p.hasVisibleWork() && allCompensated(p, null)) {
+      return true; // every worker in a wait the JDK compensates for: the spare takes anything
     }
     for (Worker v : p.workers) {
       if (v == null || v.sleepState != Sleep.AWAKE || !mayWaitForForks(v)) {
@@ -327,19 +393,6 @@ final class StallWatch implements Runnable {
       if (v.claims
           && v.latent.mayHaveEntries()
           && ((s = v.getState()) == Thread.State.WAITING || s == Thread.State.TIMED_WAITING)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether some awake worker waits in a Tine join that found nothing to help with: the point where
-   * the JDK's join compensates (its {@code tryCompensate}), adding a thread that may run anything.
-   */
-  static boolean joinParked(WorkStealingPool p) {
-    for (Worker v : p.workers) {
-      if (v != null && v.sleepState == Sleep.AWAKE && v.joinParked) {
         return true;
       }
     }
