@@ -23,13 +23,19 @@ import java.util.concurrent.locks.LockSupport;
  * Worker#stallSpare}) runs only the work a parked worker may be waiting for: that worker's own
  * unstarted forks, from its deque or its latent stack, and what they fork; never a submission from
  * the external queue, never a running or sleeping worker's task; and it exits as soon as it finds
- * none. One exception, the JDK's own: while some worker waits in a Tine join that found nothing to
- * help with, the spare may run anything (a steal, a submission), as the thread the JDK's join
- * compensates with does. A worker counts as possibly waiting for its forks ({@link
- * #mayWaitForForks}) when it waits on a condition: WAITING, BLOCKED, in a timed park that names a
- * blocker ({@code cf.get(t)}, {@code poll(t)}), or in a Tine join that found nothing to help with.
- * A sleep ({@code Thread.sleep}, a timed {@code Object.wait}: TIMED_WAITING with no park blocker)
- * ends by itself, so its forks wait for it, as on the JDK, which starts none of them.
+ * none. One exception, the JDK's own: while every other awake worker waits where the JDK's pool
+ * compensates ({@link #allCompensated}: a {@code CompletableFuture} wait, a {@code Condition} await
+ * such as a queue's {@code take} or {@code poll(t)}, a Tine join that found nothing to help with,
+ * managedBlock), the spare may run anything (a steal, a submission), as the JDK's compensating
+ * thread does; a submission that waits for a later one completes. A worker counts as possibly
+ * waiting for its forks ({@link #mayWaitForForks}) when it waits on a condition: WAITING, BLOCKED,
+ * in a timed park that names a blocker ({@code cf.get(t)}, {@code poll(t)}), or in a Tine join that
+ * found nothing to help with. A sleep ({@code Thread.sleep}, a timed {@code Object.wait}:
+ * TIMED_WAITING with no park blocker) ends by itself: its forks wait for it, as on the JDK, which
+ * starts none of them, and a sleeping worker or spare is progress, as a running one is, so the pool
+ * is not stalled while one sleeps (the JDK's {@code tryCompensate} adds no thread while another
+ * worker is active). So a spare that sleeps in a fork, or holds a semaphore while it sleeps, gets
+ * no second spare beside it.
  *
  * <p><b>Guarantee.</b> If every live worker of a pool is parked while some worker parked on a
  * condition has unstarted forks a spare could take, and no queue moves for a whole tick, a spare
@@ -114,6 +120,13 @@ final class StallWatch implements Runnable {
     }
   }
 
+  /** The watch thread, or null (for tests). */
+  static Thread threadForTest() {
+    synchronized (LOCK) {
+      return thread;
+    }
+  }
+
   @Override
   public void run() {
     boolean done = false;
@@ -137,6 +150,7 @@ final class StallWatch implements Runnable {
     for (; ; ) {
       try {
         LockSupport.parkNanos(StallWatch.class, tick);
+        Thread.interrupted(); // an interrupt is no request to stop: else every park returns at once
         if (POOLS.isEmpty()) {
           synchronized (LOCK) {
             if (POOLS.isEmpty()) {
@@ -173,8 +187,9 @@ final class StallWatch implements Runnable {
 
   /**
    * Called at each tick for each watched pool. A pool is stalled when it has live workers, none of
-   * them idle or running, and some worker parked on a condition ({@link #mayWaitForForks}) has
-   * unstarted forks a spare could take (in its deque, or latent forks it can claim). A stall seen
+   * them idle, running or sleeping, and some worker parked on a condition ({@link
+   * #mayWaitForForks}) has unstarted forks a spare could take (in its deque, or latent forks it can
+   * claim), or every worker waits where the JDK compensates while work is visible. A stall seen
    * at two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
    * worker started in a slot below parallelism (either may run anything: they are within p), or
    * else a stall spare, which runs only such forks. If the spare parks too, the next confirmed
@@ -283,7 +298,9 @@ final class StallWatch implements Runnable {
   /**
    * Whether the awake workers are parked (a racy snapshot): in a wait outside Tine, in
    * managedBlock, or in a join that cannot help ({@link #ALL_PARKED}), some of them ({@link
-   * #SOME_PARKED}), or none ({@link #NONE_PARKED}). Sleepers are idle, not parked.
+   * #SOME_PARKED}), or none ({@link #NONE_PARKED}). Idle workers are not counted here. A worker in
+   * a sleep ({@link #SLEEP}) makes progress as a running one does: its sleep ends by itself, and a
+   * worker blocked on something it holds waits for it, not for a spare.
    */
   private static int parkedWorkers(WorkStealingPool p) {
     boolean parked = false, running = false;
@@ -292,7 +309,7 @@ final class StallWatch implements Runnable {
         continue;
       }
       int k = waitKind(v);
-      if (k == RUNNING) {
+      if (k == RUNNING || k == SLEEP) {
         running = true;
       } else {
         parked = true;

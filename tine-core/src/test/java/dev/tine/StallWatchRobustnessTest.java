@@ -179,4 +179,27 @@ class StallWatchRobustnessTest {
       StallWatch.faultForTest = null;
     }
   }
+
+  /**
+   * An interrupt of the watch thread (by a tool that interrupts every thread, say) is no request to
+   * stop and must not stay set: with the flag set, every parkNanos returns at once and the watch
+   * spins. Planted (no Thread.interrupted() after the park): the flag stayed set until the deadline.
+   */
+  @Test
+  void anInterruptedWatchClearsItsFlagAndGoesOn() throws Exception {
+    try (WorkStealingPool keep =
+        WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
+      keep.submit(() -> 1).get(DEADLINE_S, TimeUnit.SECONDS); // a live worker: watched
+      Thread watch = StallWatch.threadForTest();
+      assertTrue(watch != null && watch.isAlive(), "no watch thread");
+      watch.interrupt();
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (watch.isInterrupted() && System.nanoTime() - end < 0) {
+        Thread.sleep(1);
+      }
+      assertTrue(!watch.isInterrupted(), "the watch kept its interrupt flag: it spins");
+      anotherPoolStillProgresses();
+      assertTrue(StallWatch.running(), "the watch is gone");
+    }
+  }
 }
