@@ -249,32 +249,39 @@ final class StallWatch implements Runnable {
   /**
    * Hands {@code ex} to the pool's uncaught-exception handler on a new daemon thread: the watch
    * never runs user code itself, so a handler that blocks or throws (a StackOverflowError) stops
-   * neither the watch nor another pool's spare. One such thread per pool at a time.
+   * neither the watch nor another pool's spare. One such thread per pool at a time; a report due
+   * while the last one's handler runs is dropped and counted ({@code stallReportsDropped}). The
+   * thread holds the handler, the pool's name and its flag, not the pool: a handler that never
+   * returns keeps one daemon thread alive (a JDK worker whose handler blocks is stuck the same
+   * way), not the closed pool.
    */
   static void reportOffThread(WorkStealingPool p, Throwable ex) {
-    if (p.stallReporting) {
-      return; // the last report's handler has not returned yet
+    java.util.concurrent.atomic.AtomicBoolean reporting = p.stallReporting;
+    if (!reporting.compareAndSet(false, true)) {
+      p.stallReportsDropped.incrementAndGet(); // the last report's handler has not returned yet
+      return;
     }
-    p.stallReporting = true;
+    Thread.UncaughtExceptionHandler handler = p.handler();
+    String name = p.name();
     Thread t =
         new Thread(
             null,
             () -> {
               try {
-                p.reportUncaught(ex);
+                WorkStealingPool.reportUncaught(handler, name, ex);
               } catch (Throwable e) { // the handler's own failure: nobody else to tell
               } finally {
-                p.stallReporting = false;
+                reporting.set(false);
               }
             },
-            "tine-stall-report-" + p.name(),
+            "tine-stall-report-" + name,
             0L,
             false);
     t.setDaemon(true);
     try {
       t.start();
     } catch (Throwable e) { // no thread (OutOfMemoryError): the next stall tries again
-      p.stallReporting = false;
+      reporting.set(false);
     }
   }
 
