@@ -189,8 +189,8 @@ final class StallWatch implements Runnable {
    * Called at each tick for each watched pool. A pool is stalled when it has live workers, none of
    * them idle, running or sleeping, and some worker parked on a condition ({@link
    * #mayWaitForForks}) has unstarted forks a spare could take (in its deque, or latent forks it can
-   * claim), or every worker waits where the JDK compensates while work is visible. A stall seen
-   * at two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
+   * claim), or every worker waits where the JDK compensates while work is visible. A stall seen at
+   * two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
    * worker started in a slot below parallelism (either may run anything: they are within p), or
    * else a stall spare, which runs only such forks. If the spare parks too, the next confirmed
    * stall adds another, up to maxSpares; at the bound, the handler hears of it once per stall, on a
@@ -334,8 +334,8 @@ final class StallWatch implements Runnable {
    * {@link #COMPENSATED}, a wait the JDK's pool compensates for with a thread that may run anything
    * (managedBlock, a Tine join with nothing to help, a {@code CompletableFuture} wait, a {@code
    * Condition} await such as {@code take} or {@code poll(t)} of a {@code java.util.concurrent}
-   * queue: the JDK routes these through {@code ForkJoinPool.managedBlock}); or {@link
-   * #OTHER_WAIT}, a wait the JDK does not compensate for (a semaphore, a latch, a lock, a monitor).
+   * queue: the JDK routes these through {@code ForkJoinPool.managedBlock}); or {@link #OTHER_WAIT},
+   * a wait the JDK does not compensate for (a semaphore, a latch, a lock, a monitor).
    */
   static int waitKind(Worker v) {
     if (v.joinParked || v.managedBlocking) {

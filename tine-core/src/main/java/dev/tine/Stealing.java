@@ -75,8 +75,7 @@ final class Stealing {
    * their latent stacks; never the external queue, and nothing of a running or sleeping worker.
    * Once those are taken, while every other awake worker is in a wait the JDK compensates for
    * ({@link StallWatch#allCompensated}), it scans as any worker does, as the JDK's compensating
-   * thread would. A task found is also left in
-   * {@code Worker.inHand}.
+   * thread would. A task found is also left in {@code Worker.inHand}.
    */
   static Task<?> scanForParked(Worker w) {
     Worker[] ws = w.pool.workers;

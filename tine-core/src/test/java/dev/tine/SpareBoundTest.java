@@ -381,9 +381,9 @@ class SpareBoundTest {
    * One task forks 20 children that sleep 30 ms (or hold a shared Semaphore(1) for 15 ms), then
    * waits for them all in {@code CompletableFuture.allOf(...).join()}. The JDK's join compensates
    * with one thread, which runs the children one at a time. Tine's spare runs them; while it sleeps
-   * (or holds the semaphore and sleeps) the pool makes progress, so no other spare starts. The watch
-   * that took a sleeping spare for a stalled one ran 11-20 children at once on as many threads
-   * (planted: SLEEP counted as parked in parkedWorkers).
+   * (or holds the semaphore and sleeps) the pool makes progress, so no other spare starts. The
+   * watch that took a sleeping spare for a stalled one ran 11-20 children at once on as many
+   * threads (planted: SLEEP counted as parked in parkedWorkers).
    */
   @ParameterizedTest(name = "{0}")
   @ValueSource(strings = {"sleep p=1", "sleep p=2", "semaphore p=1", "semaphore p=2"})

@@ -183,7 +183,8 @@ class StallWatchRobustnessTest {
   /**
    * An interrupt of the watch thread (by a tool that interrupts every thread, say) is no request to
    * stop and must not stay set: with the flag set, every parkNanos returns at once and the watch
-   * spins. Planted (no Thread.interrupted() after the park): the flag stayed set until the deadline.
+   * spins. Planted (no Thread.interrupted() after the park): the flag stayed set until the
+   * deadline.
    */
   @Test
   void anInterruptedWatchClearsItsFlagAndGoesOn() throws Exception {
@@ -204,9 +205,9 @@ class StallWatchRobustnessTest {
   }
 
   /**
-   * A report due while the last one's handler still blocks is dropped, and counted; and the
-   * report thread holds the handler, not the pool, so a closed pool whose handler never returns
-   * is not kept reachable by it. Before: dropped silently, and the thread held the pool.
+   * A report due while the last one's handler still blocks is dropped, and counted; and the report
+   * thread holds the handler, not the pool, so a closed pool whose handler never returns is not
+   * kept reachable by it. Before: dropped silently, and the thread held the pool.
    */
   @Test
   void aReportDueWhileTheHandlerBlocksIsCountedAndHoldsNoPool() throws Exception {
