@@ -36,25 +36,31 @@ final class Compensation {
     if (blocker.isReleasable()) {
       return;
     }
-    int b = (int) BLOCKED.getAndAdd(pool, 1) + 1;
-    // One bound for every spare: the stall watch's live spares take room too.
-    if (b + pool.stallSparesLive > pool.maxSpares && Sleep.sleepers(pool.sleep.ctl()) == 0) {
-      BLOCKED.getAndAdd(pool, -1);
-      throw new RejectedExecutionException(
-          "Thread limit exceeded replacing blocked worker: pool "
-              + pool.name()
-              + " already runs "
-              + pool.maxSpares
-              + " spare workers (maxSpares; "
-              + pool.stallSparesLive
-              + " of them started by the stall watch), and none is idle");
+    // Under the pool's lock, as WorkerSlots.tryStartStallSpare: each reads the other's count and
+    // adds its own there, so a blocker and a stall spare cannot both pass the bound.
+    synchronized (pool.lock) {
+      int b = (int) BLOCKED.getAndAdd(pool, 1) + 1;
+      // One bound for every spare: the stall watch's live spares take room too.
+      if (b + pool.stallSparesLive > pool.maxSpares && Sleep.sleepers(pool.sleep.ctl()) == 0) {
+        BLOCKED.getAndAdd(pool, -1);
+        throw new RejectedExecutionException(
+            "Thread limit exceeded replacing blocked worker: pool "
+                + pool.name()
+                + " already runs "
+                + pool.maxSpares
+                + " spare workers (maxSpares; "
+                + pool.stallSparesLive
+                + " of them started by the stall watch), and none is idle");
+      }
     }
+    w.managedBlocking = true;
     try {
       pool.sleep.signalWork(); // wake a sleeper for what we published, or start a spare for us
       do {
         // until released
       } while (!blocker.isReleasable() && !blocker.block());
     } finally {
+      w.managedBlocking = false;
       BLOCKED.getAndAdd(pool, -1);
     }
   }

@@ -23,13 +23,19 @@ import java.util.concurrent.locks.LockSupport;
  * Worker#stallSpare}) runs only the work a parked worker may be waiting for: that worker's own
  * unstarted forks, from its deque or its latent stack, and what they fork; never a submission from
  * the external queue, never a running or sleeping worker's task; and it exits as soon as it finds
- * none. One exception, the JDK's own: while some worker waits in a Tine join that found nothing to
- * help with, the spare may run anything (a steal, a submission), as the thread the JDK's join
- * compensates with does. A worker counts as possibly waiting for its forks ({@link
- * #mayWaitForForks}) when it waits on a condition: WAITING, BLOCKED, in a timed park that names a
- * blocker ({@code cf.get(t)}, {@code poll(t)}), or in a Tine join that found nothing to help with.
- * A sleep ({@code Thread.sleep}, a timed {@code Object.wait}: TIMED_WAITING with no park blocker)
- * ends by itself, so its forks wait for it, as on the JDK, which starts none of them.
+ * none. One exception, the JDK's own: while every other awake worker waits where the JDK's pool
+ * compensates ({@link #allCompensated}: a {@code CompletableFuture} wait, a {@code Condition} await
+ * such as a queue's {@code take} or {@code poll(t)}, a Tine join that found nothing to help with,
+ * managedBlock), the spare may run anything (a steal, a submission), as the JDK's compensating
+ * thread does; a submission that waits for a later one completes. A worker counts as possibly
+ * waiting for its forks ({@link #mayWaitForForks}) when it waits on a condition: WAITING, BLOCKED,
+ * in a timed park that names a blocker ({@code cf.get(t)}, {@code poll(t)}), or in a Tine join that
+ * found nothing to help with. A sleep ({@code Thread.sleep}, a timed {@code Object.wait}:
+ * TIMED_WAITING with no park blocker) ends by itself: its forks wait for it, as on the JDK, which
+ * starts none of them, and a sleeping worker or spare is progress, as a running one is, so the pool
+ * is not stalled while one sleeps (the JDK's {@code tryCompensate} adds no thread while another
+ * worker is active). So a spare that sleeps in a fork, or holds a semaphore while it sleeps, gets
+ * no second spare beside it.
  *
  * <p><b>Guarantee.</b> If every live worker of a pool is parked while some worker parked on a
  * condition has unstarted forks a spare could take, and no queue moves for a whole tick, a spare
@@ -114,6 +120,13 @@ final class StallWatch implements Runnable {
     }
   }
 
+  /** The watch thread, or null (for tests). */
+  static Thread threadForTest() {
+    synchronized (LOCK) {
+      return thread;
+    }
+  }
+
   @Override
   public void run() {
     boolean done = false;
@@ -137,6 +150,7 @@ final class StallWatch implements Runnable {
     for (; ; ) {
       try {
         LockSupport.parkNanos(StallWatch.class, tick);
+        Thread.interrupted(); // an interrupt is no request to stop: else every park returns at once
         if (POOLS.isEmpty()) {
           synchronized (LOCK) {
             if (POOLS.isEmpty()) {
@@ -173,9 +187,10 @@ final class StallWatch implements Runnable {
 
   /**
    * Called at each tick for each watched pool. A pool is stalled when it has live workers, none of
-   * them idle or running, and some worker parked on a condition ({@link #mayWaitForForks}) has
-   * unstarted forks a spare could take (in its deque, or latent forks it can claim). A stall seen
-   * at two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
+   * them idle, running or sleeping, and some worker parked on a condition ({@link
+   * #mayWaitForForks}) has unstarted forks a spare could take (in its deque, or latent forks it can
+   * claim), or every worker waits where the JDK compensates while work is visible. A stall seen at
+   * two ticks in a row with no queue moving in between gets one worker: a sleeper woken, or a
    * worker started in a slot below parallelism (either may run anything: they are within p), or
    * else a stall spare, which runs only such forks. If the spare parks too, the next confirmed
    * stall adds another, up to maxSpares; at the bound, the handler hears of it once per stall, on a
@@ -234,32 +249,39 @@ final class StallWatch implements Runnable {
   /**
    * Hands {@code ex} to the pool's uncaught-exception handler on a new daemon thread: the watch
    * never runs user code itself, so a handler that blocks or throws (a StackOverflowError) stops
-   * neither the watch nor another pool's spare. One such thread per pool at a time.
+   * neither the watch nor another pool's spare. One such thread per pool at a time; a report due
+   * while the last one's handler runs is dropped and counted ({@code stallReportsDropped}). The
+   * thread holds the handler, the pool's name and its flag, not the pool: a handler that never
+   * returns keeps one daemon thread alive (a JDK worker whose handler blocks is stuck the same
+   * way), not the closed pool.
    */
   static void reportOffThread(WorkStealingPool p, Throwable ex) {
-    if (p.stallReporting) {
-      return; // the last report's handler has not returned yet
+    java.util.concurrent.atomic.AtomicBoolean reporting = p.stallReporting;
+    if (!reporting.compareAndSet(false, true)) {
+      p.stallReportsDropped.incrementAndGet(); // the last report's handler has not returned yet
+      return;
     }
-    p.stallReporting = true;
+    Thread.UncaughtExceptionHandler handler = p.handler();
+    String name = p.name();
     Thread t =
         new Thread(
             null,
             () -> {
               try {
-                p.reportUncaught(ex);
+                WorkStealingPool.reportUncaught(handler, name, ex);
               } catch (Throwable e) { // the handler's own failure: nobody else to tell
               } finally {
-                p.stallReporting = false;
+                reporting.set(false);
               }
             },
-            "tine-stall-report-" + p.name(),
+            "tine-stall-report-" + name,
             0L,
             false);
     t.setDaemon(true);
     try {
       t.start();
     } catch (Throwable e) { // no thread (OutOfMemoryError): the next stall tries again
-      p.stallReporting = false;
+      reporting.set(false);
     }
   }
 
@@ -283,7 +305,9 @@ final class StallWatch implements Runnable {
   /**
    * Whether the awake workers are parked (a racy snapshot): in a wait outside Tine, in
    * managedBlock, or in a join that cannot help ({@link #ALL_PARKED}), some of them ({@link
-   * #SOME_PARKED}), or none ({@link #NONE_PARKED}). Sleepers are idle, not parked.
+   * #SOME_PARKED}), or none ({@link #NONE_PARKED}). Idle workers are not counted here. A worker in
+   * a sleep ({@link #SLEEP}) makes progress as a running one does: its sleep ends by itself, and a
+   * worker blocked on something it holds waits for it, not for a spare.
    */
   private static int parkedWorkers(WorkStealingPool p) {
     boolean parked = false, running = false;
@@ -291,12 +315,8 @@ final class StallWatch implements Runnable {
       if (v == null || v.sleepState != Sleep.AWAKE) {
         continue;
       }
-      if (v.joinParked) {
-        parked = true;
-        continue;
-      }
-      Thread.State s = v.getState();
-      if (s == Thread.State.RUNNABLE || s == Thread.State.NEW) {
+      int k = waitKind(v);
+      if (k == RUNNING || k == SLEEP) {
         running = true;
       } else {
         parked = true;
@@ -305,14 +325,84 @@ final class StallWatch implements Runnable {
     return !parked ? NONE_PARKED : running ? SOME_PARKED : ALL_PARKED;
   }
 
+  /** What a worker does, as {@link #waitKind} sees it. */
+  static final int RUNNING = 0, SLEEP = 1, COMPENSATED = 2, OTHER_WAIT = 3;
+
+  /**
+   * What {@code v} does now (a racy snapshot): {@link #RUNNING}; {@link #SLEEP}, a timed wait that
+   * names no blocker ({@code Thread.sleep}, a timed {@code Object.wait}), which ends by itself;
+   * {@link #COMPENSATED}, a wait the JDK's pool compensates for with a thread that may run anything
+   * (managedBlock, a Tine join with nothing to help, a {@code CompletableFuture} wait, a {@code
+   * Condition} await such as {@code take} or {@code poll(t)} of a {@code java.util.concurrent}
+   * queue: the JDK routes these through {@code ForkJoinPool.managedBlock}); or {@link #OTHER_WAIT},
+   * a wait the JDK does not compensate for (a semaphore, a latch, a lock, a monitor).
+   */
+  static int waitKind(Worker v) {
+    if (v.joinParked || v.managedBlocking) {
+      return COMPENSATED;
+    }
+    Thread.State s = v.getState();
+    if (s == Thread.State.RUNNABLE || s == Thread.State.NEW || s == Thread.State.TERMINATED) {
+      return RUNNING;
+    }
+    if (s == Thread.State.BLOCKED) {
+      return OTHER_WAIT;
+    }
+    Object blocker = LockSupport.getBlocker(v);
+    if (blocker == null) {
+      return s == Thread.State.TIMED_WAITING ? SLEEP : OTHER_WAIT;
+    }
+    return compensatedBlocker(blocker.getClass()) ? COMPENSATED : OTHER_WAIT;
+  }
+
+  private static boolean compensatedBlocker(Class<?> c) {
+    return c == SIGNALLER || c == AQS_CONDITION || c == AQLS_CONDITION;
+  }
+
+  private static final Class<?> SIGNALLER =
+      nested(java.util.concurrent.CompletableFuture.class, "Signaller");
+  private static final Class<?> AQS_CONDITION =
+      java.util.concurrent.locks.AbstractQueuedSynchronizer.ConditionObject.class;
+  private static final Class<?> AQLS_CONDITION =
+      java.util.concurrent.locks.AbstractQueuedLongSynchronizer.ConditionObject.class;
+
+  private static Class<?> nested(Class<?> outer, String simpleName) {
+    for (Class<?> c : outer.getDeclaredClasses()) {
+      if (c.getSimpleName().equals(simpleName)) {
+        return c;
+      }
+    }
+    return Void.class; // not on this JDK: such waits count as OTHER_WAIT
+  }
+
+  /**
+   * Whether every awake worker but {@code except} (which may be null) is in a {@link #COMPENSATED}
+   * wait, at least one is, and none is idle: where the JDK's pool adds a thread that may run
+   * anything, a submission included. A worker running or sleeping means the pool makes progress
+   * (the JDK's {@code tryCompensate} adds no thread while another worker is active).
+   */
+  static boolean allCompensated(WorkStealingPool p, Worker except) {
+    boolean any = false;
+    for (Worker v : p.workers) {
+      if (v == null || v == except || v.sleepState == Sleep.RETIRED) {
+        continue;
+      }
+      if (v.sleepState != Sleep.AWAKE || waitKind(v) != COMPENSATED) {
+        return false;
+      }
+      any = true;
+    }
+    return any;
+  }
+
   /**
    * Unstarted forks of an awake worker that may be waiting for them, which a stall spare could take
    * ({@link Stealing#scanForParked}): in its deque, or latent ones it can claim. Submissions in the
    * external queue do not count: they wait for a worker, as on the JDK.
    */
   private static boolean forksWaiting(WorkStealingPool p) {
-    if (joinParked(p) && p.hasVisibleWork()) {
-      return true; // a Tine join waits: where the JDK's join compensates, the spare takes anything
+    if (p.hasVisibleWork() && allCompensated(p, null)) {
+      return true; // every worker in a wait the JDK compensates for: the spare takes anything
     }
     for (Worker v : p.workers) {
       if (v == null || v.sleepState != Sleep.AWAKE || !mayWaitForForks(v)) {
@@ -327,19 +417,6 @@ final class StallWatch implements Runnable {
       if (v.claims
           && v.latent.mayHaveEntries()
           && ((s = v.getState()) == Thread.State.WAITING || s == Thread.State.TIMED_WAITING)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /**
-   * Whether some awake worker waits in a Tine join that found nothing to help with: the point where
-   * the JDK's join compensates (its {@code tryCompensate}), adding a thread that may run anything.
-   */
-  static boolean joinParked(WorkStealingPool p) {
-    for (Worker v : p.workers) {
-      if (v != null && v.sleepState == Sleep.AWAKE && v.joinParked) {
         return true;
       }
     }

@@ -73,17 +73,11 @@ final class Stealing {
    * A stall spare's sweep ({@link Worker#stallSpare}): the unstarted forks of workers parked in a
    * wait that may be for them ({@link StallWatch#mayWaitForForks}), from their deques or, by claim,
    * their latent stacks; never the external queue, and nothing of a running or sleeping worker.
-   * Except while some worker waits in a Tine join that found nothing to help with: then it scans as
-   * any worker does, as the JDK's join compensation thread would. A task found is also left in
-   * {@code Worker.inHand}.
+   * Once those are taken, while every other awake worker is in a wait the JDK compensates for
+   * ({@link StallWatch#allCompensated}), it scans as any worker does, as the JDK's compensating
+   * thread would. A task found is also left in {@code Worker.inHand}.
    */
   static Task<?> scanForParked(Worker w) {
-    if (StallWatch.joinParked(w.pool)) {
-      Task<?> t = scan(w);
-      if (t != null) {
-        return t;
-      }
-    }
     Worker[] ws = w.pool.workers;
     int n = ws.length;
     int start = (nextRandom(w) & Integer.MAX_VALUE) % n;
@@ -111,7 +105,8 @@ final class Stealing {
         return t;
       }
     }
-    return null;
+    // Every other worker in a wait the JDK compensates for: run anything, as its thread would.
+    return StallWatch.allCompensated(w.pool, w) ? scan(w) : null;
   }
 
   static void onSteal(Worker w, Task<?> s, Worker victim) {

@@ -187,9 +187,15 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /**
    * True while a thread that StallWatch started calls the uncaught-exception handler for this pool
-   * (set by the watch, cleared by that thread): one at a time, however long a handler blocks.
+   * (set by the watch, cleared by that thread): one at a time, however long a handler blocks. A
+   * separate object so that the report thread holds it, and not the pool.
    */
-  volatile boolean stallReporting;
+  final java.util.concurrent.atomic.AtomicBoolean stallReporting =
+      new java.util.concurrent.atomic.AtomicBoolean();
+
+  /** Stall reports not made because the last report's handler had not returned yet. */
+  final java.util.concurrent.atomic.AtomicLong stallReportsDropped =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** The most worker threads a pool runs, spares included (the JDK's pools have the same cap). */
   static final int MAX_WORKERS = 32767;
@@ -483,6 +489,16 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   void reportUncaught(Throwable ex) {
+    reportUncaught(handler, name, ex);
+  }
+
+  /** The handler given to the builder, or null (the default handler is looked up per report). */
+  Thread.UncaughtExceptionHandler handler() {
+    return handler;
+  }
+
+  /** The pool's handler (or else the default) hears of {@code ex}; no reference to the pool. */
+  static void reportUncaught(Thread.UncaughtExceptionHandler handler, String name, Throwable ex) {
     Thread t = Thread.currentThread();
     Thread.UncaughtExceptionHandler h = handler;
     if (h == null) {

@@ -112,6 +112,12 @@ final class Worker extends Thread {
    */
   volatile boolean joinParked;
 
+  /**
+   * True while this worker blocks in {@link WorkStealingPool#managedBlock} ({@link Compensation}):
+   * a wait the JDK compensates for, so {@link StallWatch} counts it as one. Slow path only.
+   */
+  volatile boolean managedBlocking;
+
   /** A task taken from a queue and not yet started; owner-only (see the class comment). */
   Task<?> inHand;
 

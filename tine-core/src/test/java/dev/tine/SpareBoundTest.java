@@ -268,25 +268,23 @@ class SpareBoundTest {
   }
 
   /**
-   * The stall spare runs the parked worker's own fork, never a queued submission: at p=1, while the
-   * root waits in cf.join for its child, 8 submissions queued behind it do not start (the JDK's
-   * compensating thread may run them; Tine is stricter). And the spare exits as soon as it has
-   * nothing of that kind, not after the 60 s keep-alive.
+   * The stall spare runs the parked worker's own fork: at p=1, the root waits in cf.join for its
+   * child, with 8 submissions queued behind it. A cf.join is a wait the JDK compensates for, so the
+   * spare may run the submissions too, as the JDK's compensating thread does; the fork comes first
+   * (scanForParked). And the spare exits as soon as it has nothing left, not after the 60 s
+   * keep-alive.
    */
   @Test
-  void theStallSpareRunsTheForkNotTheQueue() throws Exception {
+  void theStallSpareRunsTheForkAndExits() throws Exception {
     try (WorkStealingPool pool =
         WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
-      AtomicInteger queuedRanEarly = new AtomicInteger();
       CompletableFuture<Long> cf = new CompletableFuture<>();
       CountDownLatch rootRuns = new CountDownLatch(1);
-      AtomicInteger rootDone = new AtomicInteger();
       Future<Long> root =
           pool.submit(() -> {
             rootRuns.countDown();
             Task.of(() -> cf.complete(7L)).fork();
             long v = cf.join();
-            rootDone.set(1);
             return v;
           });
       assertTrue(rootRuns.await(DEADLINE_S, TimeUnit.SECONDS));
@@ -294,9 +292,6 @@ class SpareBoundTest {
       for (int i = 0; i < 8; i++) {
         queued.add(
             pool.submit(() -> {
-              if (rootDone.get() == 0) {
-                queuedRanEarly.incrementAndGet();
-              }
               return 1;
             }));
       }
@@ -309,13 +304,246 @@ class SpareBoundTest {
       for (Future<Integer> f : queued) {
         assertEquals(1, f.get(DEADLINE_S, TimeUnit.SECONDS));
       }
-      assertEquals(0, queuedRanEarly.get(), "submissions ran on the stall spare");
       long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
       while (pool.poolSize() > 1 && System.nanoTime() - end < 0) {
         Thread.sleep(5);
       }
       assertEquals(1, pool.poolSize(), () -> "the stall spare stayed: " + pool);
     }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Waits the JDK compensates for
+
+  /**
+   * p submitted tasks wait for a later submission (cf.join, LinkedBlockingQueue.take, cf.get(5 s)):
+   * on the JDK each wait goes through managedBlock, whose thread runs the later submission. Every
+   * worker is in such a wait, so Tine's stall spare may run anything too. The watch that ran only
+   * parked workers' own forks wedged all six (planted: allCompensated returning false).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"cf p=1", "cf p=2", "queue p=1", "queue p=2", "cfget p=1", "cfget p=2"})
+  void waitersForALaterSubmissionComplete(String c) throws Exception {
+    String kind = c.substring(0, c.indexOf(' '));
+    int p = Integer.parseInt(c.substring(c.indexOf('=') + 1));
+    ForkJoinPool jdk = new ForkJoinPool(p);
+    try {
+      assertEquals("completed", waitForLater(jdk, kind, p), "JDK control");
+    } finally {
+      jdk.shutdownNow();
+    }
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+      assertEquals("completed", waitForLater(pool, kind, p), pool.toString());
+    }
+  }
+
+  /** p waiters submitted first, their completer last; a wedge is released before returning. */
+  static String waitForLater(ExecutorService pool, String kind, int p) throws Exception {
+    CompletableFuture<Integer> cf = new CompletableFuture<>();
+    java.util.concurrent.BlockingQueue<Integer> q =
+        new java.util.concurrent.LinkedBlockingQueue<>();
+    List<Future<?>> fs = new ArrayList<>();
+    for (int i = 0; i < p; i++) {
+      fs.add(
+          switch (kind) {
+            case "cf" -> pool.submit(() -> cf.join());
+            case "queue" -> pool.submit(() -> q.take());
+            default -> pool.submit(() -> cf.get(5, TimeUnit.SECONDS));
+          });
+    }
+    fs.add(
+        pool.submit(() -> {
+          for (int i = 0; i < p; i++) {
+            q.add(i);
+          }
+          return cf.complete(42);
+        }));
+    try {
+      for (Future<?> f : fs) {
+        f.get(20, TimeUnit.SECONDS);
+      }
+      return "completed";
+    } catch (TimeoutException e) {
+      return "wedged";
+    } finally {
+      cf.complete(-1);
+      for (int i = 0; i < p; i++) {
+        q.add(-1);
+      }
+    }
+  }
+
+  /** The most tasks running at once and the threads that ran them. */
+  record Crowd(long sum, int maxRunning, int threads) {}
+
+  /**
+   * One task forks 20 children that sleep 30 ms (or hold a shared Semaphore(1) for 15 ms), then
+   * waits for them all in {@code CompletableFuture.allOf(...).join()}. The JDK's join compensates
+   * with one thread, which runs the children one at a time. Tine's spare runs them; while it sleeps
+   * (or holds the semaphore and sleeps) the pool makes progress, so no other spare starts. The
+   * watch that took a sleeping spare for a stalled one ran 11-20 children at once on as many
+   * threads (planted: SLEEP counted as parked in parkedWorkers).
+   */
+  @ParameterizedTest(name = "{0}")
+  @ValueSource(strings = {"sleep p=1", "sleep p=2", "semaphore p=1", "semaphore p=2"})
+  void forksBehindAWaitRunOneAtATimeAsOnTheJdk(String c) throws Exception {
+    boolean sleep = c.startsWith("sleep");
+    int p = Integer.parseInt(c.substring(c.indexOf('=') + 1));
+    ForkJoinPool jdk = new ForkJoinPool(p);
+    Crowd onJdk;
+    try {
+      onJdk = fanOutThenWait(jdk, jdkFork(), sleep);
+    } finally {
+      jdk.shutdownNow();
+    }
+    Crowd onTine;
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(p).registerMXBean(false).build()) {
+      onTine = fanOutThenWait(pool, tineFork(), sleep);
+    }
+    Crowd j = onJdk, t = onTine;
+    assertEquals(j.sum(), t.sum(), "results");
+    assertTrue(
+        t.maxRunning() <= Math.max(1, j.maxRunning()),
+        () -> "Tine ran " + t.maxRunning() + " children at once; the JDK " + j);
+    assertTrue(
+        t.threads() <= Math.max(1, j.threads()),
+        () -> "Tine ran children on " + t.threads() + " threads; the JDK " + j);
+  }
+
+  static Crowd fanOutThenWait(ExecutorService pool, Fork fork, boolean sleep) throws Exception {
+    Gauge g = new Gauge();
+    java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    Semaphore sem = new Semaphore(1);
+    Future<Long> root =
+        pool.submit(() -> {
+          List<CompletableFuture<Long>> cfs = new ArrayList<>();
+          for (int i = 0; i < 20; i++) {
+            long k = i;
+            CompletableFuture<Long> cf = new CompletableFuture<>();
+            cfs.add(cf);
+            fork.fork(() -> {
+              threads.add(Thread.currentThread());
+              g.enter();
+              try {
+                if (sleep) {
+                  Thread.sleep(30);
+                } else {
+                  sem.acquire();
+                  try {
+                    Thread.sleep(15);
+                  } finally {
+                    sem.release();
+                  }
+                }
+              } finally {
+                g.exit();
+              }
+              cf.complete(k);
+              return k;
+            });
+          }
+          CompletableFuture.allOf(cfs.toArray(new CompletableFuture<?>[0])).join();
+          long s = 0;
+          for (CompletableFuture<Long> cf : cfs) {
+            s += cf.join();
+          }
+          return s;
+        });
+    try {
+      return new Crowd(root.get(DEADLINE_S, TimeUnit.SECONDS), g.max.get(), threads.size());
+    } catch (TimeoutException e) {
+      return fail("wedged: " + pool);
+    }
+  }
+
+  /**
+   * p=2: task A forks a leaf that the other worker steals and sleeps in (400 ms), then A joins it
+   * with nothing to help; 20 submissions that sleep 50 ms arrive meanwhile. A sleeping worker is
+   * active, so the JDK adds no thread: at most 2 tasks run at once. The watch that let its spare
+   * run anything while any Tine join waited, and took a sleeping worker for a parked one, ran 12-16
+   * at once (planted, both old rules: 7 and 8 at once).
+   */
+  @ParameterizedTest(name = "eager={0}")
+  @ValueSource(booleans = {false, true})
+  void aJoinWaitingForASleepingThiefGetsNoSpare(boolean eager) throws Exception {
+    ForkJoinPool jdk = new ForkJoinPool(2);
+    Crowd j;
+    try {
+      j = joinASleepingThief(jdk, jdkFork());
+    } finally {
+      jdk.shutdownNow();
+    }
+    Crowd t;
+    try (WorkStealingPool pool =
+        WorkStealingPool.builder().parallelism(2).eagerForks(eager).registerMXBean(false).build()) {
+      t = joinASleepingThief(pool, tineFork());
+    }
+    assertEquals(j.sum(), t.sum(), "results");
+    assertTrue(
+        t.maxRunning() <= Math.max(2, j.maxRunning()),
+        () -> "Tine ran " + t.maxRunning() + " at once at p=2; the JDK " + j);
+    assertTrue(
+        t.threads() <= Math.max(2, j.threads()),
+        () -> "Tine ran tasks on " + t.threads() + " threads at p=2; the JDK " + j);
+  }
+
+  static Crowd joinASleepingThief(ExecutorService pool, Fork fork) throws Exception {
+    Gauge g = new Gauge();
+    java.util.Set<Thread> threads = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    CountDownLatch stolen = new CountDownLatch(1);
+    List<Future<Long>> fs = new ArrayList<>();
+    fs.add(
+        pool.submit(() -> {
+          threads.add(Thread.currentThread());
+          g.enter();
+          try {
+            Thread self = Thread.currentThread();
+            Supplier<Long> leaf =
+                fork.fork(() -> {
+                  threads.add(Thread.currentThread());
+                  if (Thread.currentThread() != self) {
+                    stolen.countDown();
+                    Thread.sleep(400);
+                  }
+                  return 1L;
+                });
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+            while (stolen.getCount() != 0 && System.nanoTime() - end < 0) {
+              Thread.onSpinWait(); // until the other worker steals (or claims) the leaf
+            }
+            return leaf.get();
+          } finally {
+            g.exit();
+          }
+        }));
+    if (!stolen.await(DEADLINE_S, TimeUnit.SECONDS)) {
+      fail("the leaf was never stolen: " + pool);
+    }
+    Thread.sleep(20);
+    for (int i = 0; i < 20; i++) {
+      fs.add(
+          pool.submit(() -> {
+            threads.add(Thread.currentThread());
+            g.enter();
+            try {
+              Thread.sleep(50);
+              return 1L;
+            } finally {
+              g.exit();
+            }
+          }));
+    }
+    long sum = 0;
+    for (Future<Long> f : fs) {
+      try {
+        sum += f.get(DEADLINE_S, TimeUnit.SECONDS);
+      } catch (TimeoutException e) {
+        fail("wedged: " + pool);
+      }
+    }
+    return new Crowd(sum, g.max.get(), threads.size());
   }
 
   // ---------------------------------------------------------------------------------------------

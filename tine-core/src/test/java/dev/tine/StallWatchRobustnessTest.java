@@ -179,4 +179,87 @@ class StallWatchRobustnessTest {
       StallWatch.faultForTest = null;
     }
   }
+
+  /**
+   * An interrupt of the watch thread (by a tool that interrupts every thread, say) is no request to
+   * stop and must not stay set: with the flag set, every parkNanos returns at once and the watch
+   * spins. Planted (no Thread.interrupted() after the park): the flag stayed set until the
+   * deadline.
+   */
+  @Test
+  void anInterruptedWatchClearsItsFlagAndGoesOn() throws Exception {
+    try (WorkStealingPool keep =
+        WorkStealingPool.builder().parallelism(1).registerMXBean(false).build()) {
+      keep.submit(() -> 1).get(DEADLINE_S, TimeUnit.SECONDS); // a live worker: watched
+      Thread watch = StallWatch.threadForTest();
+      assertTrue(watch != null && watch.isAlive(), "no watch thread");
+      watch.interrupt();
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (watch.isInterrupted() && System.nanoTime() - end < 0) {
+        Thread.sleep(1);
+      }
+      assertTrue(!watch.isInterrupted(), "the watch kept its interrupt flag: it spins");
+      anotherPoolStillProgresses();
+      assertTrue(StallWatch.running(), "the watch is gone");
+    }
+  }
+
+  /**
+   * A report due while the last one's handler still blocks is dropped, and counted; and the report
+   * thread holds the handler, not the pool, so a closed pool whose handler never returns is not
+   * kept reachable by it. Before: dropped silently, and the thread held the pool.
+   */
+  @Test
+  void aReportDueWhileTheHandlerBlocksIsCountedAndHoldsNoPool() throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicReference<Thread> reporter = new AtomicReference<>();
+    CompletableFuture<Long> cf1 = new CompletableFuture<>();
+    CompletableFuture<Long> cf2 = new CompletableFuture<>();
+    WorkStealingPool a =
+        stalledAtTheBound(
+            (t, e) -> {
+              reporter.compareAndSet(null, t);
+              entered.countDown();
+              try {
+                release.await(DEADLINE_S, TimeUnit.SECONDS);
+              } catch (InterruptedException ie) {
+                Thread.currentThread().interrupt();
+              }
+            },
+            cf1);
+    java.lang.ref.WeakReference<WorkStealingPool> weak = new java.lang.ref.WeakReference<>(a);
+    try {
+      assertTrue(entered.await(DEADLINE_S, TimeUnit.SECONDS), "A's stall was never reported");
+      cf1.complete(-1L); // the first stall ends; the watch sees it end before the second
+      long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(DEADLINE_S);
+      while (a.stallBoundReported && System.nanoTime() - end < 0) {
+        Thread.sleep(1);
+      }
+      Future<Long> second = a.submit(() -> forkThenCfJoin(cf2, false));
+      while (a.stallReportsDropped.get() == 0 && System.nanoTime() - end < 0) {
+        Thread.sleep(1);
+      }
+      assertEquals(1, a.stallReportsDropped.get(), "the second stall's report, dropped");
+      cf2.complete(-2L);
+      assertEquals(-2L, second.get(DEADLINE_S, TimeUnit.SECONDS));
+      a.shutdownNow();
+      assertTrue(a.awaitTermination(DEADLINE_S, TimeUnit.SECONDS), a.toString());
+      a = null;
+      second = null;
+      for (int i = 0; i < 50 && weak.get() != null; i++) {
+        System.gc();
+        Thread.sleep(10);
+      }
+      assertTrue(reporter.get().isAlive(), "the handler returned early: nothing was tested");
+      assertTrue(weak.get() == null, "the blocked report thread keeps the closed pool reachable");
+    } finally {
+      release.countDown();
+      cf1.complete(-1L);
+      cf2.complete(-1L);
+      if (a != null) {
+        a.shutdownNow();
+      }
+    }
+  }
 }

@@ -293,8 +293,8 @@ abstract class Interpreter {
    * The most top-level tasks a runtime promises to run at once in a program without managedBlock: p
    * if every task is {@link Program#flat} (no runtime has a reason to add a thread), else none (the
    * JDK's joins and CompletableFuture waits compensate, and the thread they add may run a
-   * submission; Tine's stall spare does too while a Tine join waits, and otherwise runs only parked
-   * workers' own forks).
+   * submission; Tine's stall spare does too while every other worker waits where the JDK
+   * compensates, and otherwise runs only parked workers' own forks).
    */
   int topsBound(boolean flat) {
     return flat ? parallelism : Integer.MAX_VALUE;
