@@ -85,9 +85,10 @@ final class Worker extends Thread {
   final boolean claims;
 
   /**
-   * A spare that {@link StallWatch} started: it runs only the unstarted forks of workers parked in
-   * a wait that may be for them (and what those forks fork), never a submission or another task,
-   * and it exits as soon as it finds none ({@link Stealing#scanForParked}).
+   * A spare that {@link StallWatch} started: it runs the unstarted forks of workers parked in a
+   * wait that may be for them (and what those forks fork), and any task only while every other
+   * awake worker waits where the JDK compensates; it exits as soon as it finds nothing it may run
+   * ({@link Stealing#scanForParked}).
    */
   final boolean stallSpare;
 
