@@ -4,7 +4,10 @@
 # Run it before submitting a change. Arguments go to Maven, e.g.
 #   scripts/verify-under-load.sh                         # the whole build
 #   scripts/verify-under-load.sh -pl tine-core -Dtest=X  # a subset while iterating
-# HOGS=n sets the number of busy loops (default: one per core, nproc).
+# HOGS=n sets the number of busy loops (default: one per core, nproc). Beside them a second JVM
+# starts and stops over and over (each runs about a second of work, as a CLI or a test fork does),
+# since the agent's attach and JMX tests meet exactly that on a developer's machine; CHURN=0 turns
+# it off.
 #
 # The loops end whatever happens: on exit, Ctrl-C or TERM the trap kills them, and each loop also
 # checks every few thousand iterations that this script is still alive, so even a SIGKILL of the
@@ -41,7 +44,27 @@ for ((n = 0; n < hogs; n++)); do
   ) &
   pids+=("$!")
 done
-echo "verify-under-load: $hogs busy loops (pids ${pids[*]}), JDK at $JAVA_HOME"
+if [ "${CHURN:-1}" != 0 ]; then
+  churn_src=$(mktemp -d)/Churn.java
+  cat >"$churn_src" <<'JAVA'
+public class Churn {
+  public static void main(String[] a) {
+    long end = System.nanoTime() + 1_000_000_000L, sum = 0;
+    while (System.nanoTime() < end) sum += new byte[64].length; // about a second of work, then exit
+    if (sum == 42) System.out.println(sum);
+  }
+}
+JAVA
+  (
+    trap - EXIT INT TERM
+    while kill -0 "$me" 2>/dev/null; do
+      "$JAVA_HOME/bin/java" -Xmx64m "$churn_src" >/dev/null 2>&1 || true
+    done
+    rm -rf "$(dirname "$churn_src")"
+  ) &
+  pids+=("$!")
+fi
+echo "verify-under-load: $hogs busy loops and a JVM starting and stopping beside them (pids ${pids[*]}), JDK at $JAVA_HOME"
 
 start=$(date +%s)
 rc=0
