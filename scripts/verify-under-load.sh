@@ -30,6 +30,8 @@ stop_hogs() {
     wait "$p" 2>/dev/null || true
   done
   pids=()
+  [ -n "${churn_dir:-}" ] && rm -rf "$churn_dir"
+  return 0
 }
 trap 'stop_hogs' EXIT
 trap 'stop_hogs; exit 130' INT
@@ -45,7 +47,8 @@ for ((n = 0; n < hogs; n++)); do
   pids+=("$!")
 done
 if [ "${CHURN:-1}" != 0 ]; then
-  churn_src=$(mktemp -d)/Churn.java
+  churn_dir=$(mktemp -d)
+  churn_src=$churn_dir/Churn.java
   cat >"$churn_src" <<'JAVA'
 public class Churn {
   public static void main(String[] a) {
@@ -60,7 +63,6 @@ JAVA
     while kill -0 "$me" 2>/dev/null; do
       "$JAVA_HOME/bin/java" -Xmx64m "$churn_src" >/dev/null 2>&1 || true
     done
-    rm -rf "$(dirname "$churn_src")"
   ) &
   pids+=("$!")
 fi
