@@ -263,6 +263,52 @@ class ResizeIT {
     }
   }
 
+  /**
+   * Tine's own pools: a fixed {@code MeasuredExecutor} is set through its own {@code setPoolSize};
+   * a self-sizing one and a {@code WorkStealingPool} refuse, saying why.
+   */
+  @Test
+  void tinesOwnPools() throws Exception {
+    List<String> cp = new ArrayList<>(List.of(FleetIT.TEST_CLASSES));
+    for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator))
+      if (e.matches(".*(tine-core|tine-executor|HdrHistogram).*")) cp.add(e);
+    try (ChildJvm app =
+        ChildJvm.java(
+            List.of("-Xmx128m", "-javaagent:" + ChildJvm.agentJar()),
+            String.join(java.io.File.pathSeparator, cp),
+            OwnPoolsScenario.class.getName())) {
+      long pid = Long.parseLong(app.expect("READY", 60).split(" ")[1]);
+      String p = Long.toString(pid);
+      try (AttachClient c =
+          AttachClient.attach(pid, ChildJvm.agentJar(), null, AttachClient.Mode.EXISTING)) {
+        awaitPools(c, "me-fixed", "me-self", "wsp");
+        assertEquals("SIZES me-fixed=2 me-self-selfSizing=true wsp=2", sizes(app));
+        Run self = top(p, "--resize", "me-self=3");
+        assertEquals(ResizeResult.NOT_RESIZABLE, self.code(), self.toString());
+        assertTrue(self.err().contains("sizes itself"), self.toString());
+        Run wsp = top(p, "--resize", "wsp=4");
+        assertEquals(ResizeResult.NOT_RESIZABLE, wsp.code(), wsp.toString());
+        assertTrue(wsp.err().contains("WorkStealingPool's parallelism is fixed"), wsp.toString());
+        assertEquals(false, pool(c, "wsp").get("Resizable"));
+        assertEquals("SIZES me-fixed=2 me-self-selfSizing=true wsp=2", sizes(app));
+        Run fixed = top(p, "--resize", "me-fixed=3");
+        assertEquals(0, fixed.code(), fixed.toString());
+        assertTrue(
+            fixed.out().startsWith("me-fixed: pool size (MeasuredExecutor.setPoolSize) 2 → 3"),
+            fixed.toString());
+        assertEquals("SIZES me-fixed=3 me-self-selfSizing=true wsp=2", sizes(app));
+        Run back = top(p, "--restore", "me-fixed");
+        assertEquals(0, back.code(), back.toString());
+        assertEquals("SIZES me-fixed=2 me-self-selfSizing=true wsp=2", sizes(app));
+        System.out.println(fixed.out().strip());
+        System.out.println(self.err().strip());
+        System.out.println(wsp.err().strip());
+      }
+      app.send("quit");
+      assertEquals(0, app.waitFor(60));
+    }
+  }
+
   /** A target that never had the agent: --resize loads none and changes nothing. */
   @Test
   void aTargetWithoutTheAgentIsNotChanged() throws Exception {
