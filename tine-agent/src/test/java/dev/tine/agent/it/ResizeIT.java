@@ -123,6 +123,18 @@ class ResizeIT {
         }
         assertEquals(before, sizes(app), "nothing changed");
 
+        // --force resizes the single-thread pool (inside its wrapper) all the same, and back
+        Run single = top(p, "--resize", "single=3", "--force");
+        assertEquals(0, single.code(), single.toString());
+        assertTrue(
+            single.out().startsWith("single: pool size (core = maximum) 1 → 3"), single.toString());
+        assertEquals(3, pool(c, "single").get("CurrentSize"));
+        assertEquals(1, pool(c, "single").get("OriginalSize"));
+        assertEquals(false, pool(c, "single").get("Resizable"), "not by tune: a judgement");
+        Run singleBack = top(p, "--restore", "single");
+        assertEquals(0, singleBack.code(), singleBack.toString());
+        assertEquals(1, pool(c, "single").get("CurrentSize"));
+
         // A setter that throws halfway (the maximum raised, the core refused): put back, exit 1.
         Run brittle = top(p, "--resize", "brittle=5");
         assertEquals(ResizeResult.FAILED, brittle.code(), brittle.toString());
