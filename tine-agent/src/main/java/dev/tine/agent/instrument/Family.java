@@ -2,6 +2,7 @@ package dev.tine.agent.instrument;
 
 import dev.tine.agent.state.PoolFigures;
 import dev.tine.agent.state.ServerFamily;
+import dev.tine.agent.state.SizeControl;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -179,6 +180,57 @@ abstract class Family implements ServerFamily {
     } catch (Throwable t) {
       return -1;
     }
+  }
+
+  private final Map<String, MethodHandle> setters = new ConcurrentHashMap<>();
+
+  /** {@code pool.name(value)} (a public method taking one int), or throws. */
+  final void callInt(Object pool, String name, int value) throws Throwable {
+    Class<?> c = pool.getClass();
+    String key = c.getName() + "#" + System.identityHashCode(c) + "#" + name;
+    MethodHandle h = setters.get(key);
+    if (h == null) {
+      Method m = c.getMethod(name, int.class);
+      h = MethodHandles.publicLookup().unreflect(publicDeclaration(m));
+      h = h.asType(MethodType.methodType(void.class, Object.class, int.class));
+      setters.put(key, h);
+    }
+    h.invokeExact(pool, value);
+  }
+
+  /**
+   * A pool sized by a pair of public int getters and setters (core and maximum, or Jetty's min and
+   * max threads), called by name.
+   */
+  final SizeControl pairControl(
+      Object pool,
+      SizeControl.Effective effective,
+      String setting,
+      String getCore,
+      String setCore,
+      String getMax,
+      String setMax) {
+    return new SizeControl(effective, setting) {
+      @Override
+      public int core() throws Throwable {
+        return intOf(pool, getCore);
+      }
+
+      @Override
+      public int max() throws Throwable {
+        return intOf(pool, getMax);
+      }
+
+      @Override
+      protected void setCore(int n) throws Throwable {
+        callInt(pool, setCore, n);
+      }
+
+      @Override
+      protected void setMax(int n) throws Throwable {
+        callInt(pool, setMax, n);
+      }
+    };
   }
 
   private static Method publicDeclaration(Method m) {

@@ -20,4 +20,12 @@ public interface ServerFamily {
 
   /** Figures beside λ, S, Wq the family shows even when no size is advised (or ""). */
   String extras();
+
+  /**
+   * How the pool's effective size is set at run time, or why it cannot be (see {@link
+   * SizeControl}).
+   */
+  default Sizing sizing(Object pool) {
+    return Sizing.refuse(label() + ": its size cannot be set at run time");
+  }
 }
