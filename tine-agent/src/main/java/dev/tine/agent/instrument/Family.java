@@ -103,6 +103,19 @@ abstract class Family implements ServerFamily {
   }
 
   /**
+   * Whether the family's request point, reached on {@code point} with this detail, handles a
+   * request ({@link #isRequest} by default).
+   */
+  boolean isRequestAt(Object point, Object detail) {
+    return isRequest(detail);
+  }
+
+  /** Whether the family has event loops ({@code TineHooks.loopPhase}): Netty's. */
+  boolean hasLoops() {
+    return false;
+  }
+
+  /**
    * When the server itself started the request its request point was reached with ({@code
    * System.nanoTime()}; Tomcat's first byte of the request read), or 0 to start it now.
    */

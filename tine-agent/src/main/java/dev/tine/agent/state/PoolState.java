@@ -188,6 +188,47 @@ public final class PoolState {
     }
   }
 
+  /** The pool's event loops (Netty's I/O loops), as their threads first handle I/O. */
+  private volatile LoopMeter[] loops = new LoopMeter[0];
+
+  /** At most this many loops per group are followed (as threads: {@code ThreadSet}'s bound). */
+  static final int MAX_LOOPS = 256;
+
+  /** The calling thread is one of the pool's event loops: its meter, or null past the bound. */
+  public synchronized LoopMeter addLoop(String thread) {
+    LoopMeter[] ls = loops;
+    if (ls.length >= MAX_LOOPS || frozen) return null;
+    int ticks =
+        (int) Math.max(1, host.config().window().toNanos() / host.config().tick().toNanos());
+    LoopMeter m = new LoopMeter(thread, ticks + 1, System.nanoTime());
+    LoopMeter[] n = java.util.Arrays.copyOf(ls, ls.length + 1);
+    n[ls.length] = m;
+    loops = n;
+    return m;
+  }
+
+  /** The loops' figures over the window (ticker only). */
+  private static void loopFigures(LoopMeter[] ls, PoolFigures f) {
+    long now = System.nanoTime();
+    f.loopNames = new String[ls.length];
+    f.loopIoShares = new double[ls.length];
+    f.loopTaskShares = new double[ls.length];
+    f.loopRequestRates = new double[ls.length];
+    double io = 0, tasks = 0;
+    for (int i = 0; i < ls.length; i++) {
+      LoopMeter.Window w = ls[i].tick(now);
+      f.loopNames[i] = ls[i].thread;
+      f.loopIoShares[i] = w.io();
+      f.loopTaskShares[i] = w.tasks();
+      f.loopRequestRates[i] = w.requestRate();
+      io += w.io();
+      tasks += w.tasks();
+    }
+    f.loopIoShare = io / ls.length;
+    f.loopTaskShare = tasks / ls.length;
+    f.loopIdleShare = Math.max(0, 1 - f.loopIoShare - f.loopTaskShare);
+  }
+
   /** The pool's requests, made at the first one; null once the pool is frozen (not counted). */
   public RequestView requests() {
     RequestView r = requests;
@@ -369,6 +410,8 @@ public final class PoolState {
     f.sampleEvery = sampleEvery;
     RequestView rv = requests;
     if (rv != null && m != null) rv.tick(now, f); // per request from here on
+    LoopMeter[] ls = loops;
+    if (ls.length > 0) loopFigures(ls, f);
     double secs = ring.seconds();
     if (kind == Kind.TINE && secs > 0) {
       f.arrivals = arrivals;
