@@ -705,8 +705,9 @@ public final class AgentHooks implements TineHooks {
       if (s.running && s.st != null && s.st.family == f) return s;
     }
     for (Slot s = head; s != null; s = s.nested) {
-      if (s.running && s.st != null && s.st.family == null && f.ownsJdkPool(s.st.className)) {
-        return s;
+      if (s.running && s.st != null && s.st.family == null) {
+        Object pool = s.st.ref.get();
+        if (pool != null && f.ownsJdkPool(pool.getClass())) return s;
       }
     }
     return null;

@@ -131,6 +131,26 @@ abstract class Family implements ServerFamily {
     return false;
   }
 
+  /**
+   * Whether a pool of class {@code c}, measured as a JDK pool, is this server's own: its class or a
+   * superclass is one ({@link #ownsJdkPool(String)}; an application's subclass of an older Tomcat's
+   * pool is still Tomcat's request pool).
+   */
+  final boolean ownsJdkPool(Class<?> c) {
+    return ownsJdk.get(c);
+  }
+
+  private final ClassValue<Boolean> ownsJdk =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (ownsJdkPool(k.getName())) return true;
+          }
+          return false;
+        }
+      };
+
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {
     return false;
