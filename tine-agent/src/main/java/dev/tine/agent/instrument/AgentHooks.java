@@ -73,6 +73,12 @@ public final class AgentHooks implements TineHooks {
     final RequestClock request = new RequestClock();
 
     /**
+     * The thread's slot for another pool whose task is this task itself, handed on to this pool (a
+     * Jetty {@code ExecutorThreadPool}'s job run by the executor under it): it ends with this task.
+     */
+    Slot rider;
+
+    /**
      * The thread's slot for another pool whose task runs inside this one's, or outside it (a list,
      * usually of one).
      */
@@ -108,6 +114,17 @@ public final class AgentHooks implements TineHooks {
   /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
   public final ArrivalTable forkJoinPending;
 
+  /**
+   * Tasks a server's pool hands on to another executor to queue and run ({@link Family#delegates}:
+   * Jetty's {@code ExecutorThreadPool}), owned by the server pool's state: the executor's start of
+   * the task starts it for the server's pool too.
+   */
+  final ArrivalTable delegated;
+
+  /** Entries in {@link #delegated} (a start looks there only while there are some). */
+  private final java.util.concurrent.atomic.AtomicInteger delegatedPending =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   public AgentHooks(Host host, Registry reg) {
     this.host = host;
     this.reg = reg;
@@ -117,6 +134,13 @@ public final class AgentHooks implements TineHooks {
           protected void onExpunged(Entry e) {
             FJ_PENDING.getAndAdd(-1);
             if (e.owner instanceof PoolState st) st.timedPending.decrementAndGet();
+          }
+        };
+    this.delegated =
+        new ArrivalTable(host.config().pendingCapacity()) {
+          @Override
+          protected void onExpunged(Entry e) {
+            delegatedPending.decrementAndGet(); // handed on, never started (refused, dropped)
           }
         };
   }
@@ -196,6 +220,7 @@ public final class AgentHooks implements TineHooks {
     Slot s = bind(st);
     if (s.running) finish(s, false);
     begin(s, task, arrivalOf(st, task));
+    if (delegatedPending.get() > 0) startDelegated(s, task);
   }
 
   @Override
@@ -203,7 +228,27 @@ public final class AgentHooks implements TineHooks {
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null) return;
     Slot s = bind(st);
-    if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask, false));
+    if (firstTask != null) {
+      begin(s, firstTask, arrivalOf(st, firstTask, false));
+      if (delegatedPending.get() > 0) startDelegated(s, firstTask);
+    }
+  }
+
+  /**
+   * The executor's thread starts {@code task} (its slot {@code s}): if a server's pool handed it on
+   * to this executor, it starts for that pool too, in a slot nested in {@code s}, and ends with it.
+   */
+  private void startDelegated(Slot s, Object task) {
+    ArrivalTable.Entry e = delegated.take(task);
+    if (e == null) return;
+    delegatedPending.decrementAndGet();
+    PoolState st = (PoolState) e.owner;
+    if (st.frozen) return;
+    Slot r = bind(st);
+    if (r == s) return; // the same pool (cannot be: a server pool is not a JDK pool)
+    if (r.running) finish(r, false);
+    begin(r, task, e.arrival);
+    s.rider = r;
   }
 
   @Override
@@ -370,6 +415,14 @@ public final class AgentHooks implements TineHooks {
   }
 
   private void finish(Slot s, boolean threw) {
+    Slot r = s.rider;
+    if (r != null) {
+      s.rider = null;
+      if (r.running && r.task == s.task) {
+        r.end = s.end;
+        finish(r, threw);
+      }
+    }
     long end = s.arrival == PoolTally.UNTIMED ? 0 : s.end != 0 ? s.end : System.nanoTime();
     s.end = 0;
     Object task = s.task;
@@ -563,6 +616,14 @@ public final class AgentHooks implements TineHooks {
     if (!timed) {
       if (!family(st).startsOnlyIfArrived) return;
       arrival = PoolTally.UNTIMED; // an entry all the same: only an entry makes its start count
+    }
+    if (family(st).delegates(pool)) {
+      // the executor under the pool queues and starts it (tpeTaken): the entry waits there
+      if (delegatedPending.incrementAndGet() > host.config().pendingCapacity()
+          || !delegated.put(task, arrival, st)) {
+        delegatedPending.decrementAndGet();
+      }
+      return;
     }
     if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
         || !st.pending().put(task, arrival, st)) {

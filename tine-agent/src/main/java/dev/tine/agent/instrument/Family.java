@@ -110,6 +110,15 @@ abstract class Family implements ServerFamily {
     return isRequest(detail);
   }
 
+  /**
+   * Whether the pool hands the tasks that arrive at it on to another executor, which queues and
+   * starts them ({@code AgentHooks.startDelegated}; Jetty's {@code ExecutorThreadPool}): none by
+   * default.
+   */
+  boolean delegates(Object pool) {
+    return false;
+  }
+
   /** Whether the family has event loops ({@code TineHooks.loopPhase}): Netty's. */
   boolean hasLoops() {
     return false;
