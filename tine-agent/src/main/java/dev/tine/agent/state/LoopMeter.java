@@ -17,14 +17,20 @@ public final class LoopMeter {
 
   private volatile long ioNanos, taskNanos, requests;
 
-  // ticker only: the readings of the last ticks (nanoTime, I/O, tasks, requests)
-  private final long[][] ring;
-  private int newest, filled;
+  // ticker only: readings (nanoTime, I/O, tasks, requests), one every stride ticks, at most
+  // TallyWindow.MAX_SLOTS + 1 of them whatever the window (a longer one slides in coarser steps)
+  private final long[] ring;
+  private final int slots, stride;
+  private int newest, filled, ticks;
 
-  LoopMeter(String thread, int slots, long now) {
+  /** A loop's meter whose window is {@code windowTicks} ticks, from {@code now}. */
+  LoopMeter(String thread, int windowTicks, long now) {
     this.thread = thread;
-    ring = new long[Math.max(2, slots)][4];
-    ring[0][0] = now;
+    int w = Math.max(1, windowTicks);
+    slots = Math.min(w, TallyWindow.MAX_SLOTS) + 1;
+    stride = (w + slots - 2) / (slots - 1);
+    ring = new long[slots * 4];
+    ring[0] = now;
     filled = 1;
   }
 
@@ -47,19 +53,57 @@ public final class LoopMeter {
   record Window(double io, double tasks, double requestRate, double seconds) {}
 
   Window tick(long now) {
-    newest = (newest + 1) % ring.length;
-    long[] r = ring[newest];
-    r[0] = now;
-    r[1] = ioNanos;
-    r[2] = taskNanos;
-    r[3] = requests;
-    filled = Math.min(filled + 1, ring.length);
-    long[] o = ring[(newest - filled + 1 + ring.length) % ring.length];
-    double span = now - o[0];
+    long io = ioNanos, tasks = taskNanos, req = requests;
+    if (++ticks % stride == 0) {
+      newest = (newest + 1) % slots;
+      int b = newest * 4;
+      ring[b] = now;
+      ring[b + 1] = io;
+      ring[b + 2] = tasks;
+      ring[b + 3] = req;
+      filled = Math.min(filled + 1, slots);
+    }
+    int o = ((newest - filled + 1 + slots) % slots) * 4;
+    double span = now - ring[o];
     if (span <= 0) return new Window(Double.NaN, Double.NaN, Double.NaN, 0);
     // a phase counted when it ends can reach back before the window: never more than all of it
-    double io = Math.min(1, (r[1] - o[1]) / span);
-    double tasks = Math.min(1 - io, (r[2] - o[2]) / span);
-    return new Window(io, tasks, (r[3] - o[3]) / (span / 1e9), span / 1e9);
+    double ioShare = Math.min(1, (io - ring[o + 1]) / span);
+    double taskShare = Math.min(1 - ioShare, (tasks - ring[o + 2]) / span);
+    return new Window(ioShare, taskShare, (req - ring[o + 3]) / (span / 1e9), span / 1e9);
+  }
+
+  /** The loops' figures over the window (ticker only). */
+  static void figures(LoopMeter[] ls, PoolFigures f) {
+    long now = System.nanoTime();
+    f.loopNames = new String[ls.length];
+    f.loopIoShares = new double[ls.length];
+    f.loopTaskShares = new double[ls.length];
+    f.loopRequestRates = new double[ls.length];
+    double io = 0, tasks = 0;
+    for (int i = 0; i < ls.length; i++) {
+      LoopMeter.Window w = ls[i].tick(now);
+      f.loopNames[i] = ls[i].thread;
+      f.loopIoShares[i] = w.io();
+      f.loopTaskShares[i] = w.tasks();
+      f.loopRequestRates[i] = w.requestRate();
+      io += w.io();
+      tasks += w.tasks();
+    }
+    f.loopIoShare = io / ls.length;
+    f.loopTaskShare = tasks / ls.length;
+    f.loopIdleShare = Math.max(0, 1 - f.loopIoShare - f.loopTaskShare);
+  }
+
+  /** A loop's meter from now, its readings over {@code config}'s window. */
+  static LoopMeter of(String thread, dev.tine.agent.AgentConfig config) {
+    long ticks = config.window().toNanos() / Math.max(1, config.tick().toNanos());
+    return new LoopMeter(thread, (int) Math.min(ticks, Integer.MAX_VALUE), System.nanoTime());
+  }
+
+  /** {@code ls} and {@code m}. */
+  static LoopMeter[] with(LoopMeter[] ls, LoopMeter m) {
+    LoopMeter[] n = java.util.Arrays.copyOf(ls, ls.length + 1);
+    n[ls.length] = m;
+    return n;
   }
 }

@@ -198,35 +198,9 @@ public final class PoolState {
   public synchronized LoopMeter addLoop(String thread) {
     LoopMeter[] ls = loops;
     if (ls.length >= MAX_LOOPS || frozen) return null;
-    int ticks =
-        (int) Math.max(1, host.config().window().toNanos() / host.config().tick().toNanos());
-    LoopMeter m = new LoopMeter(thread, ticks + 1, System.nanoTime());
-    LoopMeter[] n = java.util.Arrays.copyOf(ls, ls.length + 1);
-    n[ls.length] = m;
-    loops = n;
+    LoopMeter m = LoopMeter.of(thread, host.config());
+    loops = LoopMeter.with(ls, m);
     return m;
-  }
-
-  /** The loops' figures over the window (ticker only). */
-  private static void loopFigures(LoopMeter[] ls, PoolFigures f) {
-    long now = System.nanoTime();
-    f.loopNames = new String[ls.length];
-    f.loopIoShares = new double[ls.length];
-    f.loopTaskShares = new double[ls.length];
-    f.loopRequestRates = new double[ls.length];
-    double io = 0, tasks = 0;
-    for (int i = 0; i < ls.length; i++) {
-      LoopMeter.Window w = ls[i].tick(now);
-      f.loopNames[i] = ls[i].thread;
-      f.loopIoShares[i] = w.io();
-      f.loopTaskShares[i] = w.tasks();
-      f.loopRequestRates[i] = w.requestRate();
-      io += w.io();
-      tasks += w.tasks();
-    }
-    f.loopIoShare = io / ls.length;
-    f.loopTaskShare = tasks / ls.length;
-    f.loopIdleShare = Math.max(0, 1 - f.loopIoShare - f.loopTaskShare);
   }
 
   /** The pool's requests, made at the first one; null once the pool is frozen (not counted). */
@@ -411,7 +385,7 @@ public final class PoolState {
     RequestView rv = requests;
     if (rv != null && m != null) rv.tick(now, f); // per request from here on
     LoopMeter[] ls = loops;
-    if (ls.length > 0) loopFigures(ls, f);
+    if (ls.length > 0) LoopMeter.figures(ls, f);
     double secs = ring.seconds();
     if (kind == Kind.TINE && secs > 0) {
       f.arrivals = arrivals;

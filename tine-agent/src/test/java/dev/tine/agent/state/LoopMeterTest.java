@@ -16,7 +16,7 @@ class LoopMeterTest {
    */
   @Test
   void sharesAndRatesAreOverTheWindowsReadings() {
-    LoopMeter m = new LoopMeter("loop-1", 3, 0);
+    LoopMeter m = new LoopMeter("loop-1", 2, 0);
     m.io(600 * MS);
     m.tasks(100 * MS);
     for (int i = 0; i < 50; i++) m.request();
@@ -43,13 +43,28 @@ class LoopMeterTest {
    */
   @Test
   void aPhaseReachingBackBeforeTheWindowNeverMakesTheSharesPassOne() {
-    LoopMeter m = new LoopMeter("loop-1", 2, 0);
+    LoopMeter m = new LoopMeter("loop-1", 1, 0);
     m.io(1500 * MS);
     m.tasks(10 * MS);
     LoopMeter.Window w = m.tick(1000 * MS);
     assertEquals(1.0, w.io(), 1e-12);
     assertEquals(0.0, w.tasks(), 1e-12);
     assertTrue(w.io() + w.tasks() <= 1.0);
+  }
+
+  /**
+   * A window longer than the readings kept slides in coarser steps: 32 ticks, a reading every 2,
+   * the span between 30 and 32 ticks.
+   */
+  @Test
+  void aLongWindowKeepsAtMostSeventeenReadings() {
+    LoopMeter m = new LoopMeter("loop-1", 32, 0);
+    for (int t = 1; t <= 100; t++) {
+      m.io(500 * MS);
+      LoopMeter.Window w = m.tick(t * 1000 * MS);
+      assertEquals(0.5, w.io(), 1e-12);
+      if (t > 32) assertTrue(w.seconds() >= 32 && w.seconds() <= 33, t + ": " + w.seconds());
+    }
   }
 
   /** top's line under a loop group's row; none for other pools. */
