@@ -21,11 +21,11 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
  *
  * <p>Arrival: {@code execute(Runnable, boolean)} (behind {@code execute} and {@code lazyExecute});
  * start and end: the static {@code AbstractEventExecutor.runTask}, which every executor runs its
- * queued tasks through. The thread is bound to its executor's group as it enters {@code
- * runAllTasks} or {@code takeTask}, so {@code runTask} knows the pool without a look-up. Only tasks
- * that arrived through {@code execute} are counted (scheduled tasks are not queue arrivals). An I/O
- * loop's time in {@code select} and in handling I/O events is outside any task: neither service nor
- * queue wait of a task.
+ * queued tasks through; {@code runTask} finds the executor the calling thread runs through Netty's
+ * {@code ThreadExecutorMap}, and its group through {@code parent()}. Only tasks that arrived
+ * through {@code execute} are counted (scheduled tasks are not queue arrivals). An I/O loop's time
+ * in {@code select} and in handling I/O events is outside any task: neither service nor queue wait
+ * of a task.
  *
  * <p><b>Handlers on the event loop</b> (the usual way): a {@code NioEventLoop}'s requests are read
  * outside any task, in its I/O phase ({@code processSelectedKeys}, entered as its {@code select}
