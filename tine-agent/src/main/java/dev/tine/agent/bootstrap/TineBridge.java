@@ -408,4 +408,27 @@ public final class TineBridge {
       failed(t);
     }
   }
+
+  public static void reqAt(int fam, Object point, Object detail, boolean begin, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqAt(fam, point, detail, begin, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Event loops
+
+  public static void loopPhase(int fam, Object loop, int phase) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.loopPhase(fam, loop, phase);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
 }

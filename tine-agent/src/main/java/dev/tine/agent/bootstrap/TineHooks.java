@@ -119,4 +119,16 @@ public interface TineHooks {
    * exchange completion, where its access log logs): it ends now.
    */
   void reqDone(int fam);
+
+  /**
+   * A request point that needs the object it is reached on to tell a request ({@code point}: a
+   * Netty handler context, whose handler may only collect the request's parts): as {@link
+   * #reqBegin} ({@code begin}) or {@link #reqEnd}.
+   */
+  void reqAt(int fam, Object point, Object detail, boolean begin, Throwable thrown);
+
+  // Event loops (Netty's I/O loops): the calling loop thread enters or leaves a phase of its loop
+  // ({@code phase}: the family's numbering), on the loop {@code loop}.
+
+  void loopPhase(int fam, Object loop, int phase);
 }

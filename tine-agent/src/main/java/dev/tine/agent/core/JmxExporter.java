@@ -522,5 +522,44 @@ final class JmxExporter {
     public String getExternalResize() {
       return st.sizes.external;
     }
+
+    @Override
+    public double getLoopIoShare() {
+      return f().loopIoShare;
+    }
+
+    @Override
+    public double getLoopTaskShare() {
+      return f().loopTaskShare;
+    }
+
+    @Override
+    public double getLoopIdleShare() {
+      return f().loopIdleShare;
+    }
+
+    @Override
+    public String[] getLoopThreads() {
+      String[] a = f().loopNames;
+      return a == null ? new String[0] : a.clone();
+    }
+
+    @Override
+    public double[] getLoopIoShares() {
+      double[] a = f().loopIoShares;
+      return a == null ? new double[0] : a.clone();
+    }
+
+    @Override
+    public double[] getLoopTaskShares() {
+      double[] a = f().loopTaskShares;
+      return a == null ? new double[0] : a.clone();
+    }
+
+    @Override
+    public double[] getLoopRequestRates() {
+      double[] a = f().loopRequestRates;
+      return a == null ? new double[0] : a.clone();
+    }
   }
 }

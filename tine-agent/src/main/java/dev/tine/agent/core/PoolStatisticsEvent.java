@@ -94,6 +94,21 @@ final class PoolStatisticsEvent extends jdk.jfr.Event {
   @Label("Recommended Size")
   int recommendedSize;
 
+  @Label("Loop I/O Share")
+  @Description("An event-loop group's loops: mean share of the window handling ready channels")
+  @Percentage
+  double loopIoShare;
+
+  @Label("Loop Task Share")
+  @Description("An event-loop group's loops: mean share of the window running queued tasks")
+  @Percentage
+  double loopTaskShare;
+
+  @Label("Loop Idle Share")
+  @Description("An event-loop group's loops: mean share of the window neither (in select)")
+  @Percentage
+  double loopIdleShare;
+
   /** Emits {@code f} if a recording enables the event. */
   static void emit(PoolFigures f) {
     PoolStatisticsEvent e = new PoolStatisticsEvent();
@@ -117,6 +132,9 @@ final class PoolStatisticsEvent extends jdk.jfr.Event {
     e.poolSize = f.poolSize;
     e.queueLength = f.queueLength;
     e.recommendedSize = f.recommendedSize;
+    e.loopIoShare = f.loopIoShare;
+    e.loopTaskShare = f.loopTaskShare;
+    e.loopIdleShare = f.loopIdleShare;
     e.commit();
   }
 

@@ -233,6 +233,7 @@ final class PrometheusEndpoint {
         f -> f.serviceMaxMs / 1000);
 
     requests(sb, shown, labels);
+    loops(sb, shown, labels);
 
     family(
         sb,
@@ -326,6 +327,58 @@ final class PrometheusEndpoint {
         "executor_tasks_per_request",
         "Pool tasks per request over the window",
         f -> f.tasksPerRequest);
+  }
+
+  /**
+   * The event-loop groups (Netty's I/O loops): how their loops' time splits, per group and loop.
+   */
+  private static void loops(StringBuilder sb, List<PoolFigures> pools, List<String> labels) {
+    List<Integer> lp = new ArrayList<>();
+    for (int i = 0; i < pools.size(); i++) if (pools.get(i).loopNames != null) lp.add(i);
+    if (lp.isEmpty()) return;
+    family(
+        sb,
+        "executor_loop_time_ratio",
+        "gauge",
+        "An event-loop group's loops: mean share of the window handling ready channels (io),"
+            + " running queued tasks (tasks), or neither (idle: in select)");
+    for (int i : lp) {
+      PoolFigures f = pools.get(i);
+      String open = labels.get(i).substring(0, labels.get(i).length() - 1) + ",phase=\"";
+      sample(sb, "executor_loop_time_ratio", open + "io\"}", f.loopIoShare);
+      sample(sb, "executor_loop_time_ratio", open + "tasks\"}", f.loopTaskShare);
+      sample(sb, "executor_loop_time_ratio", open + "idle\"}", f.loopIdleShare);
+    }
+    family(
+        sb,
+        "executor_loop_thread_time_ratio",
+        "gauge",
+        "One event loop: share of the window handling ready channels (io) or running tasks");
+    for (int i : lp) {
+      PoolFigures f = pools.get(i);
+      String l = labels.get(i).substring(0, labels.get(i).length() - 1);
+      for (int k = 0; k < f.loopNames.length; k++) {
+        String open = l + ",loop=\"" + escape(f.loopNames[k]) + "\",phase=\"";
+        sample(sb, "executor_loop_thread_time_ratio", open + "io\"}", f.loopIoShares[k]);
+        sample(sb, "executor_loop_thread_time_ratio", open + "tasks\"}", f.loopTaskShares[k]);
+      }
+    }
+    family(
+        sb,
+        "executor_loop_thread_request_rate",
+        "gauge",
+        "One event loop: requests per second it handled over the window");
+    for (int i : lp) {
+      PoolFigures f = pools.get(i);
+      String l = labels.get(i).substring(0, labels.get(i).length() - 1);
+      for (int k = 0; k < f.loopNames.length; k++) {
+        sample(
+            sb,
+            "executor_loop_thread_request_rate",
+            l + ",loop=\"" + escape(f.loopNames[k]) + "\"}",
+            f.loopRequestRates[k]);
+      }
+    }
   }
 
   /** Since start, mean over the timed tasks times the completed ones (as the Micrometer binder). */

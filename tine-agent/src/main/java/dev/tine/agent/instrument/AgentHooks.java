@@ -6,6 +6,7 @@ import dev.tine.agent.state.ArrivalCurve;
 import dev.tine.agent.state.ArrivalTable;
 import dev.tine.agent.state.Host;
 import dev.tine.agent.state.Kind;
+import dev.tine.agent.state.LoopMeter;
 import dev.tine.agent.state.PoolNames;
 import dev.tine.agent.state.PoolState;
 import dev.tine.agent.state.PoolTally;
@@ -72,18 +73,57 @@ public final class AgentHooks implements TineHooks {
     final RequestClock request = new RequestClock();
 
     /**
+     * The thread's slot for another pool whose task is this task itself, handed on to this pool (a
+     * Jetty {@code ExecutorThreadPool}'s job run by the executor under it): it ends with this task.
+     */
+    Slot rider;
+
+    /**
      * The thread's slot for another pool whose task runs inside this one's, or outside it (a list,
      * usually of one).
      */
     Slot nested;
   }
 
+  /**
+   * An event loop's thread (Netty's {@code NioEventLoop}): where it is in its loop, and its I/O
+   * phase as a stand-in task for the requests it handles there. That phase is no pool task (not
+   * counted nor timed as one): it only gives the loop's requests their arrival, the time the loop's
+   * {@code select} returned ({@link #io}'s arrival), and a new {@code taskSeq} per ready channel,
+   * so that each channel's first request waited from that return.
+   */
+  static final class LoopClock {
+    final PoolState st;
+    final LoopMeter meter;
+    final Slot io = new Slot();
+    long ioStart, tasksStart;
+    boolean inTasks;
+
+    LoopClock(PoolState st, LoopMeter meter) {
+      this.st = st;
+      this.meter = meter;
+      io.st = st;
+    }
+  }
+
   private final Host host;
   private final Registry reg;
   private final ThreadLocal<Slot> slots = new ThreadLocal<>();
+  private final ThreadLocal<LoopClock> loops = new ThreadLocal<>();
 
   /** Arrival times of external ForkJoinPool submissions waiting to run, for every such pool. */
   public final ArrivalTable forkJoinPending;
+
+  /**
+   * Tasks a server's pool hands on to another executor to queue and run ({@link Family#delegates}:
+   * Jetty's {@code ExecutorThreadPool}), owned by the server pool's state: the executor's start of
+   * the task starts it for the server's pool too.
+   */
+  final ArrivalTable delegated;
+
+  /** Entries in {@link #delegated} (a start looks there only while there are some). */
+  private final java.util.concurrent.atomic.AtomicInteger delegatedPending =
+      new java.util.concurrent.atomic.AtomicInteger();
 
   public AgentHooks(Host host, Registry reg) {
     this.host = host;
@@ -94,6 +134,13 @@ public final class AgentHooks implements TineHooks {
           protected void onExpunged(Entry e) {
             FJ_PENDING.getAndAdd(-1);
             if (e.owner instanceof PoolState st) st.timedPending.decrementAndGet();
+          }
+        };
+    this.delegated =
+        new ArrivalTable(host.config().pendingCapacity()) {
+          @Override
+          protected void onExpunged(Entry e) {
+            delegatedPending.decrementAndGet(); // handed on, never started (refused, dropped)
           }
         };
   }
@@ -173,6 +220,7 @@ public final class AgentHooks implements TineHooks {
     Slot s = bind(st);
     if (s.running) finish(s, false);
     begin(s, task, arrivalOf(st, task));
+    if (delegatedPending.get() > 0) startDelegated(s, task);
   }
 
   @Override
@@ -180,7 +228,27 @@ public final class AgentHooks implements TineHooks {
     PoolState st = reg.getOrCreate(pool, tpeKind(pool));
     if (st == null) return;
     Slot s = bind(st);
-    if (firstTask != null) begin(s, firstTask, arrivalOf(st, firstTask, false));
+    if (firstTask != null) {
+      begin(s, firstTask, arrivalOf(st, firstTask, false));
+      if (delegatedPending.get() > 0) startDelegated(s, firstTask);
+    }
+  }
+
+  /**
+   * The executor's thread starts {@code task} (its slot {@code s}): if a server's pool handed it on
+   * to this executor, it starts for that pool too, in a slot nested in {@code s}, and ends with it.
+   */
+  private void startDelegated(Slot s, Object task) {
+    ArrivalTable.Entry e = delegated.take(task);
+    if (e == null) return;
+    delegatedPending.decrementAndGet();
+    PoolState st = (PoolState) e.owner;
+    if (st.frozen) return;
+    Slot r = bind(st);
+    if (r == s) return; // the same pool (cannot be: a server pool is not a JDK pool)
+    if (r.running) finish(r, false);
+    begin(r, task, e.arrival);
+    s.rider = r;
   }
 
   @Override
@@ -347,6 +415,14 @@ public final class AgentHooks implements TineHooks {
   }
 
   private void finish(Slot s, boolean threw) {
+    Slot r = s.rider;
+    if (r != null) {
+      s.rider = null;
+      if (r.running && r.task == s.task) {
+        r.end = s.end;
+        finish(r, threw);
+      }
+    }
     long end = s.arrival == PoolTally.UNTIMED ? 0 : s.end != 0 ? s.end : System.nanoTime();
     s.end = 0;
     Object task = s.task;
@@ -541,6 +617,14 @@ public final class AgentHooks implements TineHooks {
       if (!family(st).startsOnlyIfArrived) return;
       arrival = PoolTally.UNTIMED; // an entry all the same: only an entry makes its start count
     }
+    if (family(st).delegates(pool)) {
+      // the executor under the pool queues and starts it (tpeTaken): the entry waits there
+      if (delegatedPending.incrementAndGet() > host.config().pendingCapacity()
+          || !delegated.put(task, arrival, st)) {
+        delegatedPending.decrementAndGet();
+      }
+      return;
+    }
     if (st.timedPending.incrementAndGet() > host.config().pendingCapacity()
         || !st.pending().put(task, arrival, st)) {
       st.timedPending.decrementAndGet();
@@ -624,22 +708,46 @@ public final class AgentHooks implements TineHooks {
   @Override
   public void reqBegin(int fam, Object detail) {
     Family f = Families.of(fam);
-    Slot s = requestSlot(f);
-    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
-    if (f.isRequest(detail)) s.request.begin(s, f.requestStart(detail));
+    if (f != null && f.isRequest(detail)) begin(f, detail);
   }
 
   @Override
   public void reqEnd(int fam, Object detail, Throwable thrown) {
     Family f = Families.of(fam);
-    Slot s = openRequestSlot();
-    if (s != null && f != null && f.isRequest(detail)) s.request.end(thrown != null);
+    if (f == null || !f.isRequest(detail)) return;
+    Slot s = openRequestSlot(f);
+    if (s != null) s.request.end(thrown != null);
   }
 
   @Override
   public void reqDone(int fam) {
-    Slot s = openRequestSlot();
+    Slot s = openRequestSlot(Families.of(fam));
     if (s != null) s.request.done();
+  }
+
+  @Override
+  public void reqAt(int fam, Object point, Object detail, boolean begin, Throwable thrown) {
+    Family f = Families.of(fam);
+    if (f == null || !f.isRequestAt(point, detail)) return;
+    if (begin) {
+      begin(f, detail);
+    } else {
+      Slot s = openRequestSlot(f);
+      if (s != null) s.request.end(thrown != null);
+    }
+  }
+
+  /**
+   * A request of family {@code f} begins on this thread: for the task it runs, or for its event
+   * loop's I/O phase.
+   */
+  private void begin(Family f, Object detail) {
+    LoopClock c = f.hasLoops() ? loops.get() : null;
+    Slot s = c != null && c.io.running ? c.io : requestSlot(f);
+    if (s == null || s.st == null || !s.running || s.st.frozen) return; // not in a measured task
+    if (s.request.begin(s, f.requestStart(detail)) && c != null && c.meter != null) {
+      c.meter.request();
+    }
   }
 
   /**
@@ -658,19 +766,74 @@ public final class AgentHooks implements TineHooks {
       if (s.running && s.st != null && s.st.family == f) return s;
     }
     for (Slot s = head; s != null; s = s.nested) {
-      if (s.running && s.st != null && s.st.family == null && f.ownsJdkPool(s.st.className)) {
-        return s;
+      if (s.running && s.st != null && s.st.family == null) {
+        Object pool = s.st.ref.get();
+        if (pool != null && f.ownsJdkPool(pool.getClass())) return s;
       }
     }
     return null;
   }
 
   /** The slot whose request is open on this thread, if any (else the first slot). */
-  private Slot openRequestSlot() {
+  private Slot openRequestSlot(Family f) {
+    LoopClock c = f != null && f.hasLoops() ? loops.get() : null;
+    if (c != null && c.io.request.open()) return c.io;
     Slot head = slots.get();
     for (Slot s = head; s != null; s = s.nested) {
       if (s.request.open()) return s;
     }
     return head;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Event loops
+
+  @Override
+  public void loopPhase(int fam, Object loop, int phase) {
+    long now = System.nanoTime();
+    LoopClock c = loops.get();
+    if (c == null) {
+      // a loop is followed from its first I/O phase (after an attach: the next one it enters)
+      if (phase != NettyFamily.IO_BEGIN) return;
+      c = newLoop(fam, loop);
+      if (c == null) return;
+    }
+    switch (phase) {
+      case NettyFamily.IO_BEGIN -> {
+        // the loop's select has just returned: each ready channel's requests wait from now
+        if (c.st.frozen) return;
+        c.ioStart = now;
+        c.io.arrival = now;
+        c.io.start = now;
+        c.io.running = true;
+      }
+      case NettyFamily.KEY -> c.io.taskSeq++; // the next ready channel
+      case NettyFamily.IO_END -> {
+        if (!c.io.running) return;
+        c.io.running = false;
+        if (c.meter != null) c.meter.io(now - c.ioStart);
+      }
+      case NettyFamily.TASKS_BEGIN -> {
+        if (c.inTasks) return;
+        c.inTasks = true;
+        c.tasksStart = now;
+      }
+      case NettyFamily.TASKS_END -> {
+        if (!c.inTasks) return;
+        c.inTasks = false;
+        if (c.meter != null) c.meter.tasks(now - c.tasksStart);
+      }
+      default -> {}
+    }
+  }
+
+  /** The calling thread is an event loop of family {@code fam}'s pool: follows it, or null. */
+  private LoopClock newLoop(int fam, Object loop) {
+    PoolState st = famState(fam, loop);
+    if (st == null || st.frozen) return null;
+    bind(st); // one of the group's threads (its name, its CPU), whether or not it runs tasks
+    LoopClock c = new LoopClock(st, st.addLoop(Thread.currentThread().getName()));
+    loops.set(c);
+    return c;
   }
 }

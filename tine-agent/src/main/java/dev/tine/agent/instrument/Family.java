@@ -104,6 +104,28 @@ abstract class Family implements ServerFamily {
   }
 
   /**
+   * Whether the family's request point, reached on {@code point} with this detail, handles a
+   * request ({@link #isRequest} by default).
+   */
+  boolean isRequestAt(Object point, Object detail) {
+    return isRequest(detail);
+  }
+
+  /**
+   * Whether the pool hands the tasks that arrive at it on to another executor, which queues and
+   * starts them ({@code AgentHooks.startDelegated}; Jetty's {@code ExecutorThreadPool}): none by
+   * default.
+   */
+  boolean delegates(Object pool) {
+    return false;
+  }
+
+  /** Whether the family has event loops ({@code TineHooks.loopPhase}): Netty's. */
+  boolean hasLoops() {
+    return false;
+  }
+
+  /**
    * When the server itself started the request its request point was reached with ({@code
    * System.nanoTime()}; Tomcat's first byte of the request read), or 0 to start it now.
    */
@@ -118,6 +140,26 @@ abstract class Family implements ServerFamily {
   boolean ownsJdkPool(String className) {
     return false;
   }
+
+  /**
+   * Whether a pool of class {@code c}, measured as a JDK pool, is this server's own: its class or a
+   * superclass is one ({@link #ownsJdkPool(String)}; an application's subclass of an older Tomcat's
+   * pool is still Tomcat's request pool).
+   */
+  final boolean ownsJdkPool(Class<?> c) {
+    return ownsJdk.get(c);
+  }
+
+  private final ClassValue<Boolean> ownsJdk =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (ownsJdkPool(k.getName())) return true;
+          }
+          return false;
+        }
+      };
 
   /** Whether a task arriving with this detail starts at once on the arriving thread (no wait). */
   boolean startsHere(Object detail) {

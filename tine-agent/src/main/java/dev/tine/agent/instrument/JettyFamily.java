@@ -63,6 +63,27 @@ final class JettyFamily extends Family {
         Advice.to(HandleRequest.class).on(named("run").and(takesNoArguments())));
   }
 
+  /**
+   * An {@code ExecutorThreadPool} (Jetty over an application's executor) has no job loop of its
+   * own: the jobs its strategy queues go to the executor under it (in Jetty 12 always a {@code
+   * ThreadPoolExecutor}, whose start of the job starts it here too).
+   */
+  @Override
+  boolean delegates(Object pool) {
+    return pool != null && DELEGATES.get(pool.getClass());
+  }
+
+  private static final ClassValue<Boolean> DELEGATES =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+            if (k.getName().equals("org.eclipse.jetty.util.thread.ExecutorThreadPool")) return true;
+          }
+          return false;
+        }
+      };
+
   /** Only blocking tasks the strategy queues or runs in place are requests. */
   @Override
   boolean counts(Object mode) {

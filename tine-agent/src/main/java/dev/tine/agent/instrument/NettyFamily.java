@@ -22,11 +22,21 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
  *
  * <p>Arrival: {@code execute(Runnable, boolean)} (behind {@code execute} and {@code lazyExecute});
  * start and end: the static {@code AbstractEventExecutor.runTask}, which every executor runs its
- * queued tasks through. The thread is bound to its executor's group as it enters {@code
- * runAllTasks} or {@code takeTask}, so {@code runTask} knows the pool without a look-up. Only tasks
- * that arrived through {@code execute} are counted (scheduled tasks are not queue arrivals). An I/O
- * loop's time in {@code select} and in handling I/O events is outside any task: neither service nor
- * queue wait.
+ * queued tasks through; {@code runTask} finds the executor the calling thread runs through Netty's
+ * {@code ThreadExecutorMap}, and its group through {@code parent()}. Only tasks that arrived
+ * through {@code execute} are counted (scheduled tasks are not queue arrivals). An I/O loop's time
+ * in {@code select} and in handling I/O events is outside any task: neither service nor queue wait
+ * of a task.
+ *
+ * <p><b>Handlers on the event loop</b> (the usual way): a {@code NioEventLoop}'s requests are read
+ * outside any task, in its I/O phase ({@code processSelectedKeys}, entered as its {@code select}
+ * returns). Each loop is followed from its first I/O phase ({@code TineBridge.loopPhase}): the time
+ * in that phase and in {@code runAllTasks} (its share of I/O, of tasks, and the rest: idle), and
+ * the requests it handles there, which count for its group with their wait from the {@code
+ * select}'s return to the handler's read of the request ({@code processSelectedKey} marks each
+ * ready channel, so that each channel's first request waits from that return, not from the previous
+ * channel's request). Only NIO loops: Epoll's, KQueue's and io_uring's loops have no I/O phase seen
+ * here.
  */
 final class NettyFamily extends Family {
   static final int ID = 4;
@@ -35,6 +45,13 @@ final class NettyFamily extends Family {
 
   /** Where a handler reads a message (on its own executor: the group's, for an offloaded one). */
   private static final String CONTEXT = "io/netty/channel/AbstractChannelHandlerContext";
+
+  /** An I/O loop over a JDK {@code Selector}. */
+  private static final String NIO_LOOP = "io/netty/channel/nio/NioEventLoop";
+
+  // An event loop's phases (TineBridge.loopPhase): its select returned and it handles the ready
+  // channels (IO_BEGIN ... IO_END), the next ready channel (KEY), its queued tasks (TASKS_*).
+  static final int IO_BEGIN = 0, IO_END = 1, KEY = 2, TASKS_BEGIN = 3, TASKS_END = 4;
 
   NettyFamily() {
     super(ID, "Netty", "nThreads", true, Repeat.QUEUED);
@@ -47,7 +64,19 @@ final class NettyFamily extends Family {
         new AsmVisitorWrapper.Compound(
             Advice.to(Execute.class)
                 .on(named("execute").and(takesArguments(Runnable.class, boolean.class))),
-            Advice.to(Reject.class).on(named("reject").and(takesArguments(Runnable.class)))),
+            Advice.to(Reject.class).on(named("reject").and(takesArguments(Runnable.class))),
+            Advice.to(RunAllTasks.class)
+                .on(named("runAllTasks").and(takesArguments(0).or(takesArguments(long.class))))),
+        NIO_LOOP,
+        new AsmVisitorWrapper.Compound(
+            Advice.to(ProcessKeys.class).on(named("processSelectedKeys").and(takesArguments(0))),
+            Advice.to(ProcessKey.class)
+                .on(
+                    named("processSelectedKey")
+                        .and(takesArguments(2))
+                        .and(
+                            net.bytebuddy.matcher.ElementMatchers.not(
+                                net.bytebuddy.matcher.ElementMatchers.isStatic())))),
         AEE,
         Advice.to(RunTask.class).on(named("runTask").and(takesArguments(Runnable.class))),
         CONTEXT,
@@ -87,6 +116,95 @@ final class NettyFamily extends Family {
   @Override
   boolean isRequest(Object msg) {
     return msg != null && HTTP_REQUEST.get(msg.getClass());
+  }
+
+  @Override
+  boolean hasLoops() {
+    return true;
+  }
+
+  /**
+   * A handler's read of a decoded request: a whole one ({@code FullHttpRequest}), or a head when
+   * its channel does not aggregate (a pipeline with an {@code HttpObjectAggregator} reads each
+   * request twice: its head, which the aggregator only collects, and the whole request, which a
+   * handler handles; counting both doubled λ).
+   */
+  @Override
+  boolean isRequestAt(Object ctx, Object msg) {
+    if (!isRequest(msg)) return false;
+    if (FULL_REQUEST.get(msg.getClass())) return true;
+    Aggregation a = ctx == null ? null : AGGREGATION.get(ctx.getClass());
+    if (a == null) return true;
+    try {
+      Class<?> aggregator = AGGREGATOR.get(msg.getClass());
+      if (aggregator == null) return true;
+      Object pipeline = a.pipeline.invokeExact(ctx);
+      return (Object) a.get.invokeExact(pipeline, aggregator) == null;
+    } catch (Throwable t) {
+      return true;
+    }
+  }
+
+  /** {@code ChannelHandlerContext.pipeline()} and {@code ChannelPipeline.get(Class)}. */
+  private record Aggregation(MethodHandle pipeline, MethodHandle get) {}
+
+  private static final ClassValue<Aggregation> AGGREGATION =
+      new ClassValue<>() {
+        @Override
+        protected Aggregation computeValue(Class<?> c) {
+          try {
+            ClassLoader l = c.getClassLoader();
+            Class<?> chc = Class.forName("io.netty.channel.ChannelHandlerContext", false, l);
+            Class<?> cp = Class.forName("io.netty.channel.ChannelPipeline", false, l);
+            Class<?> ch = Class.forName("io.netty.channel.ChannelHandler", false, l);
+            MethodHandles.Lookup pub = MethodHandles.publicLookup();
+            return new Aggregation(
+                pub.findVirtual(chc, "pipeline", MethodType.methodType(cp))
+                    .asType(MethodType.methodType(Object.class, Object.class)),
+                pub.findVirtual(cp, "get", MethodType.methodType(ch, Class.class))
+                    .asType(MethodType.methodType(Object.class, Object.class, Class.class)));
+          } catch (ReflectiveOperationException e) {
+            return null;
+          }
+        }
+      };
+
+  /** Netty's {@code MessageAggregator} (the HTTP aggregator's base), beside a message's class. */
+  private static final ClassValue<Class<?>> AGGREGATOR =
+      new ClassValue<>() {
+        @Override
+        protected Class<?> computeValue(Class<?> c) {
+          try {
+            return Class.forName(
+                "io.netty.handler.codec.MessageAggregator", false, c.getClassLoader());
+          } catch (ClassNotFoundException e) {
+            return null;
+          }
+        }
+      };
+
+  /** Whether a class is a whole (aggregated) request. */
+  private static final ClassValue<Boolean> FULL_REQUEST =
+      new ClassValue<>() {
+        @Override
+        protected Boolean computeValue(Class<?> c) {
+          return implementsNamed(c, "io.netty.handler.codec.http.FullHttpRequest");
+        }
+      };
+
+  private static boolean implementsNamed(Class<?> c, String name) {
+    for (Class<?> k = c; k != null; k = k.getSuperclass()) {
+      for (Class<?> i : k.getInterfaces()) {
+        if (i.getName().equals(name) || implementsNamed(i, name)) return true;
+      }
+    }
+    return false;
+  }
+
+  /** Netty's groups take their size at construction and never change it. */
+  @Override
+  public String advice(int threads, PoolFigures f) {
+    return setting + "=" + threads + " (the group's constructor: fixed while it runs)";
   }
 
   private static final ClassValue<MethodHandle> PARENT =
@@ -234,19 +352,56 @@ final class NettyFamily extends Family {
 
   /**
    * {@code AbstractChannelHandlerContext.invokeChannelRead(msg)}, on the handler's executor: a
-   * request when the message is a decoded HTTP request, handled in a task of an executor group (an
-   * offloaded handler; on an I/O loop it is outside any task, so not counted). The outermost
-   * handler's read is the request; the handlers it fires to are inside it.
+   * request when the message is a decoded HTTP request ({@link #isRequestAt}), handled in a task of
+   * an executor group (an offloaded handler) or in an I/O loop's I/O phase (a handler on the loop).
+   * The outermost handler's read is the request; the handlers it fires to are inside it.
    */
   static final class ChannelRead {
     @Advice.OnMethodEnter(suppress = Throwable.class)
-    static void enter(@Advice.Argument(0) Object msg) {
-      TineBridge.reqBegin(ID, msg);
+    static void enter(@Advice.This Object ctx, @Advice.Argument(0) Object msg) {
+      TineBridge.reqAt(ID, ctx, msg, true, null);
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    static void exit(@Advice.Argument(0) Object msg, @Advice.Thrown Throwable thrown) {
-      TineBridge.reqEnd(ID, msg, thrown);
+    static void exit(
+        @Advice.This Object ctx, @Advice.Argument(0) Object msg, @Advice.Thrown Throwable thrown) {
+      TineBridge.reqAt(ID, ctx, msg, false, thrown);
+    }
+  }
+
+  /** {@code NioEventLoop.processSelectedKeys()}: entered as the loop's {@code select} returns. */
+  static final class ProcessKeys {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object loop) {
+      TineBridge.loopPhase(ID, loop, IO_BEGIN);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.This Object loop) {
+      TineBridge.loopPhase(ID, loop, IO_END);
+    }
+  }
+
+  /**
+   * {@code NioEventLoop.processSelectedKey(key, channel)}: the loop reaches the next ready channel.
+   */
+  static final class ProcessKey {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object loop) {
+      TineBridge.loopPhase(ID, loop, KEY);
+    }
+  }
+
+  /** {@code SingleThreadEventExecutor.runAllTasks}: an event loop runs its queued tasks. */
+  static final class RunAllTasks {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.This Object loop) {
+      TineBridge.loopPhase(ID, loop, TASKS_BEGIN);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.This Object loop) {
+      TineBridge.loopPhase(ID, loop, TASKS_END);
     }
   }
 }

@@ -25,12 +25,12 @@ final class RequestClock {
   /**
    * A request starts on a thread running {@code slot}'s task (which is timed or not); {@code
    * serverStart}: when the server says it started it (its own clock reading, earlier on this
-   * thread), or 0 for now.
+   * thread), or 0 for now. Returns whether a request began (not a nested entry).
    */
-  void begin(AgentHooks.Slot slot, long serverStart) {
-    if (depth++ > 0) return;
+  boolean begin(AgentHooks.Slot slot, long serverStart) {
+    if (depth++ > 0) return false;
     view = slot.st.requests();
-    if (view == null) return; // the pool terminated
+    if (view == null) return false; // the pool terminated
     long now = view.tally.arrive();
     boolean first = taskUsed != slot.taskSeq;
     if (first) {
@@ -44,6 +44,7 @@ final class RequestClock {
     long floor = first ? slot.start : previousEnd;
     start =
         serverStart != 0 && serverStart - now <= 0 && serverStart - floor >= 0 ? serverStart : now;
+    return true;
   }
 
   /** The entry point where the request began returns. */

@@ -15,7 +15,7 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
 import net.bytebuddy.description.type.TypeDescription;
 
 /**
- * Tomcat's own {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} (9.0.98+, 10.1, 11): a
+ * Tomcat's own {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} (9.0.60 on, 10.1, 11): a
  * copy of the JDK's pool that extends {@code AbstractExecutorService}, so the JDK pool's advice
  * never reaches it. Same points as the JDK's: {@code execute} (arrival), {@code getTask} (enter:
  * the thread's previous task ended; exit: the returned task starts), {@code Worker.run} (its first
@@ -25,7 +25,7 @@ import net.bytebuddy.description.type.TypeDescription;
  * refusal of its own {@code reject} and forces the task into its queue. So a rejection is counted
  * only when {@code execute} itself throws, never at {@code reject}.
  *
- * <p>Older Tomcats (8.5, 9.0 before 9.0.98) have a class of the same name that extends the JDK's
+ * <p>Older Tomcats (8.5, 9.0.50; not 9.0.60) have a class of the same name that extends the JDK's
  * pool: it is measured as a JDK pool, and this advice is not applied to it.
  *
  * <p>A task is one {@code SocketProcessor} run: the processing of one socket event, which may serve

@@ -222,4 +222,29 @@ public interface PoolMXBean {
    * agent's last change}
    */
   String getExternalResize();
+
+  // An event-loop group (Netty's I/O loops): NaN, or empty, for other pools.
+
+  /** {@return the loops' mean share of the window handling ready channels' I/O (0 to 1)} */
+  double getLoopIoShare();
+
+  /** {@return the loops' mean share of the window running queued tasks (0 to 1)} */
+  double getLoopTaskShare();
+
+  /** {@return the loops' mean share of the window doing neither: idle in select (0 to 1)} */
+  double getLoopIdleShare();
+
+  /** {@return each loop's thread name} */
+  String[] getLoopThreads();
+
+  /** {@return each loop's I/O share over the window (as {@link #getLoopThreads})} */
+  double[] getLoopIoShares();
+
+  /** {@return each loop's task share over the window (as {@link #getLoopThreads})} */
+  double[] getLoopTaskShares();
+
+  /**
+   * {@return requests per second each loop handled over the window (as {@link #getLoopThreads})}
+   */
+  double[] getLoopRequestRates();
 }

@@ -94,6 +94,22 @@ public final class PoolFigures implements Cloneable {
   /** Pool tasks per request over the window (NaN unless per request). */
   public double tasksPerRequest = Double.NaN;
 
+  /**
+   * An event-loop group (Netty's I/O loops, handlers on the loop): its loops' mean share of the
+   * window handling ready channels' I/O, running queued tasks, and neither (idle: in {@code
+   * select}); NaN for other pools. See {@link LoopMeter}.
+   */
+  public double loopIoShare = Double.NaN, loopTaskShare = Double.NaN, loopIdleShare = Double.NaN;
+
+  /** Each loop of the group (its thread's name), or null for other pools. */
+  public String[] loopNames;
+
+  /**
+   * Each loop's I/O share, task share and requests per second over the window (as {@link
+   * #loopNames}).
+   */
+  public double[] loopIoShares, loopTaskShares, loopRequestRates;
+
   /** A shallow copy. */
   public PoolFigures copy() {
     try {
@@ -148,6 +164,21 @@ public final class PoolFigures implements Cloneable {
     m.put("recommended_size", recommendedSize);
     m.put("recommendation", recommendation);
     m.put("unit", unit);
+    if (loopNames != null) {
+      m.put("loop_io_share", loopIoShare);
+      m.put("loop_task_share", loopTaskShare);
+      m.put("loop_idle_share", loopIdleShare);
+      java.util.List<Map<String, Object>> loops = new java.util.ArrayList<>();
+      for (int i = 0; i < loopNames.length; i++) {
+        Map<String, Object> l = new LinkedHashMap<>();
+        l.put("thread", loopNames[i]);
+        l.put("io_share", loopIoShares[i]);
+        l.put("task_share", loopTaskShares[i]);
+        l.put("request_rate", loopRequestRates[i]);
+        loops.add(l);
+      }
+      m.put("loops", loops);
+    }
     if (tasks != null) {
       m.put("tasks_per_request", tasksPerRequest);
       m.put("tasks", tasks.toMap());

@@ -191,6 +191,21 @@ public final class PoolState {
     }
   }
 
+  /** The pool's event loops (Netty's I/O loops), as their threads first handle I/O. */
+  private volatile LoopMeter[] loops = new LoopMeter[0];
+
+  /** At most this many loops per group are followed (as threads: {@code ThreadSet}'s bound). */
+  static final int MAX_LOOPS = 256;
+
+  /** The calling thread is one of the pool's event loops: its meter, or null past the bound. */
+  public synchronized LoopMeter addLoop(String thread) {
+    LoopMeter[] ls = loops;
+    if (ls.length >= MAX_LOOPS || frozen) return null;
+    LoopMeter m = LoopMeter.of(thread, host.config());
+    loops = LoopMeter.with(ls, m);
+    return m;
+  }
+
   /** The pool's requests, made at the first one; null once the pool is frozen (not counted). */
   public RequestView requests() {
     RequestView r = requests;
@@ -372,6 +387,8 @@ public final class PoolState {
     f.sampleEvery = sampleEvery;
     RequestView rv = requests;
     if (rv != null && m != null) rv.tick(now, f); // per request from here on
+    LoopMeter[] ls = loops;
+    if (ls.length > 0) LoopMeter.figures(ls, f);
     double secs = ring.seconds();
     if (kind == Kind.TINE && secs > 0) {
       f.arrivals = arrivals;

@@ -41,6 +41,8 @@ public final class Json {
       sb.append(']');
     } else if (v instanceof Object[] a) {
       write(sb, java.util.Arrays.asList(a));
+    } else if (v instanceof double[] a) {
+      write(sb, java.util.Arrays.stream(a).boxed().toList());
     } else if (v instanceof Double || v instanceof Float) {
       double d = ((Number) v).doubleValue();
       if (Double.isNaN(d) || Double.isInfinite(d)) sb.append("null");

@@ -266,6 +266,8 @@ public final class TopTable {
                 advice);
       }
       sb.append(fit(line, width)).append(nl);
+      String loops = loopRow(p);
+      if (loops != null) sb.append(fit(loops, width)).append(nl);
       if (tasks && "requests".equals(p.get("Unit")))
         sb.append(fit(taskRow(p, fmt, narrow), width)).append(nl);
     }
@@ -276,6 +278,9 @@ public final class TopTable {
                       + (narrow ? "" : "KIND ")
                       + "marked *) are shown per request:"
                       + " λ requests/s, S handling, Wq from the connection handed to the pool"
+                      + (pools.stream().anyMatch(p -> loopRow(p) != null)
+                          ? " (an event loop's: from its select returning)"
+                          : "")
                       + (tasks ? "" : " (--tasks: their pool tasks too)"),
                   width))
           .append(nl);
@@ -323,6 +328,43 @@ public final class TopTable {
                       + agent.get("LastFailure"),
                   width))
           .append(nl);
+    }
+    return sb.toString();
+  }
+
+  /**
+   * An event-loop group's loops (Netty's I/O loops): their mean split of the window, then each
+   * loop's requests per second and its own split; null for other pools.
+   */
+  public static String loopRow(Map<String, Object> p) {
+    double io = num(p.get("LoopIoShare"));
+    if (Double.isNaN(io)) return null;
+    StringBuilder sb =
+        new StringBuilder(
+            String.format(
+                Locale.ROOT,
+                " loops: I/O %s%% tasks %s%% idle %s%%",
+                f(100 * io, 0),
+                f(100 * num(p.get("LoopTaskShare")), 0),
+                f(100 * num(p.get("LoopIdleShare")), 0)));
+    if (p.get("LoopThreads") instanceof String[] names
+        && p.get("LoopRequestRates") instanceof double[] rates
+        && p.get("LoopIoShares") instanceof double[] ios
+        && p.get("LoopTaskShares") instanceof double[] ts
+        && names.length == rates.length
+        && names.length == ios.length
+        && names.length == ts.length) {
+      for (int i = 0; i < names.length; i++) {
+        sb.append(i == 0 ? "; " : ", ")
+            .append(names[i])
+            .append(' ')
+            .append(f(rates[i], 0))
+            .append(" req/s (")
+            .append(f(100 * ios[i], 0))
+            .append('/')
+            .append(f(100 * ts[i], 0))
+            .append("%)");
+      }
     }
     return sb.toString();
   }

@@ -23,11 +23,21 @@ import org.eclipse.jetty.util.thread.ExecutorThreadPool;
  * instrumented families on the same threads. A request Jetty's strategy runs in place starts inside
  * a task of the application's pool (the producing thread's). The truth is the application pool's
  * own log of its tasks (a subclass: {@code execute}, {@code beforeExecute}, {@code afterExecute});
- * tasks that never end (the selector's and acceptor's loops) are in no window. Args: {@code
- * threads}.
+ * tasks that never end (the selector's and acceptor's loops) are in no window. With {@code
+ * requests}, the truth is Jetty's own request log instead (as {@link JettyServer}'s: a request's
+ * handling from Jetty's beginning it to the log; its wait from its job's arrival in the pool, here
+ * the application pool's {@code execute} that Jetty's pool passes it to, or the job's previous
+ * request's end; none for a request run in place by the producing thread). Args: {@code threads
+ * [requests]}.
  */
 public final class JettyOverTpeServer {
   static final Truth TRUTH = new Truth();
+
+  /** Whether the log is of Jetty's requests (else of the application pool's tasks). */
+  static boolean requests;
+
+  /** The job the pool thread runs: its arrival, and its last request's end in the log (0: none). */
+  static final ThreadLocal<long[]> JOB = new ThreadLocal<>();
 
   static final class LoggedPool extends ThreadPoolExecutor {
     private final Map<Runnable, Long> arrivals = new ConcurrentHashMap<>();
@@ -63,20 +73,31 @@ public final class JettyOverTpeServer {
       super.beforeExecute(t, task);
       Long a = arrivals.remove(task);
       running.set(new long[] {a == null ? 0 : a, System.nanoTime()});
+      // a request job (not the selector's, the acceptor's, a reserved thread's or production's)
+      String n = task.getClass().getName();
+      boolean request =
+          a != null
+              && !n.contains("ReservedThread")
+              && !n.contains("AdaptiveExecutionStrategy")
+              && !n.contains("ManagedSelector")
+              && !n.contains("Acceptor");
+      JOB.set(request ? new long[] {a, 0} : null);
     }
 
     @Override
     protected void afterExecute(Runnable task, Throwable thrown) {
       long end = System.nanoTime();
       long[] r = running.get();
-      if (r != null && r[0] != 0) TRUTH.task(r[0], r[1], end);
+      if (r != null && r[0] != 0 && !requests) TRUTH.task(r[0], r[1], end);
       running.remove();
+      JOB.remove();
       super.afterExecute(task, thrown);
     }
   }
 
   public static void main(String[] args) throws Exception {
     LoggedPool tpe = new LoggedPool(Integer.parseInt(args[0]));
+    requests = args.length > 1 && args[1].equals("requests");
     Server server = new Server(new ExecutorThreadPool(tpe));
     ServerConnector c = new ServerConnector(server);
     c.setHost("127.0.0.1");
@@ -96,6 +117,19 @@ public final class JettyOverTpeServer {
             return true;
           }
         });
+    if (requests) {
+      server.setRequestLog((request, response) -> {
+        long end = System.nanoTime();
+        long start = request.getBeginNanoTime();
+        long[] job = JOB.get();
+        long ready = start; // run in place by the producing thread: no wait
+        if (job != null) {
+          ready = job[1] != 0 ? job[1] : job[0];
+          job[1] = end;
+        }
+        TRUTH.timedRequest(ready, start, end);
+      });
+    }
     server.start();
     System.out.println("SERVER Jetty " + Server.getVersion() + " over a ThreadPoolExecutor");
     TRUTH.serve(

@@ -28,4 +28,26 @@ class NestedPoolsIT {
         20_000,
         false);
   }
+
+  /**
+   * Jetty's own row over the same threads: its {@code ExecutorThreadPool}'s requests, those its
+   * strategy queues (started by the application pool under it) and those run in place, against
+   * Jetty's own request log.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
+  void jettysExecutorThreadPoolMatchesJettysOwnRequestLog(Mode mode) throws Exception {
+    ServerHarness.run(
+        mode,
+        JettyOverTpeServer.class,
+        List.of("8", "requests"),
+        "Jetty",
+        "etp",
+        8,
+        4_000,
+        20_000,
+        false);
+  }
 }

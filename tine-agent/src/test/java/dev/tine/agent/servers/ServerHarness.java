@@ -66,6 +66,12 @@ final class ServerHarness {
    */
   static volatile Path tomcatJars;
 
+  /** More agent options for the next runs (",prometheus=127.0.0.1:0"), or "". */
+  static volatile String agentOptions = "";
+
+  /** The agent's Prometheus scrape at the checked window, when {@link #agentOptions} opened one. */
+  static volatile String lastScrape;
+
   static String classpath(Class<?> main) {
     List<String> keep = new ArrayList<>();
     Path tomcat = tomcatJars;
@@ -122,7 +128,9 @@ final class ServerHarness {
           while (warm.answered.get() < 100) Thread.sleep(20);
         }
         Thread.sleep(500);
-        idleAttach = AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true");
+        idleAttach =
+            AttachClient.attach(
+                pid, agentJar(), "window=" + WINDOW_S + ",quiet=true" + agentOptions);
       }
       try (HttpLoad load = new HttpLoad(port, clients, sleepMicros, cpu, close)) {
         long loadedAt = System.currentTimeMillis();
@@ -134,7 +142,8 @@ final class ServerHarness {
         try (AttachClient agent =
             idleAttach != null
                 ? idleAttach
-                : AttachClient.attach(pid, agentJar(), "window=" + WINDOW_S + ",quiet=true")) {
+                : AttachClient.attach(
+                    pid, agentJar(), "window=" + WINDOW_S + ",quiet=true" + agentOptions)) {
           long from =
               mode == Mode.ATTACHED || mode == Mode.WARMED ? System.currentTimeMillis() : loadedAt;
           Map<String, Object> pool = steadyPool(agent, kind, namePrefix, from);
@@ -148,6 +157,8 @@ final class ServerHarness {
                     .orElse(main.getSimpleName());
           }
           Result r = check(mode, label, pool, p, lines, all);
+          Object url = agent.agent().get("PrometheusUrl");
+          lastScrape = url == null || url.toString().isEmpty() ? null : scrape(url.toString());
           assertEquals(0, load.wrong.get(), "wrong answers");
           Object failures = agent.agent().get("Failures");
           assertEquals(
@@ -173,7 +184,7 @@ final class ServerHarness {
       cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
       cmd.addAll(List.of("-Xmx256m", "-XX:+EnableDynamicAgentLoading"));
       if (mode == Mode.AT_START)
-        cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true");
+        cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true" + agentOptions);
       cmd.addAll(List.of("-cp", classpath(main), main.getName()));
       cmd.addAll(args);
       process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
@@ -214,6 +225,15 @@ final class ServerHarness {
         // already gone
       }
       if (!process.waitFor(20, TimeUnit.SECONDS)) process.destroyForcibly();
+    }
+  }
+
+  private static String scrape(String url) throws IOException, InterruptedException {
+    try (java.net.http.HttpClient c = java.net.http.HttpClient.newHttpClient()) {
+      return c.send(
+              java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
+              java.net.http.HttpResponse.BodyHandlers.ofString())
+          .body();
     }
   }
 

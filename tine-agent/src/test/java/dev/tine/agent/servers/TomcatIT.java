@@ -16,7 +16,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Embedded Tomcat 10.1's and 11's request pool (its own {@code ThreadPoolExecutor}, 4 threads)
+ * Embedded Tomcat 9's, 10.1's and 11's request pool (its own {@code ThreadPoolExecutor}, 4 threads)
  * under 8 keep-alive clients: the agent's λ, S, Wq and L against the pool's own log of the same
  * tasks, at start and attached.
  */
@@ -59,6 +59,42 @@ class TomcatIT {
           r.line());
     } finally {
       ServerHarness.tomcatJars = null;
+    }
+  }
+
+  /**
+   * The same server on Tomcat 9 ({@code javax}; its jars copied by the build, in place of 10.1's):
+   * 9.0.98, whose pool is Tomcat's own copy of the JDK's (the family's advice), and 9.0.50, whose
+   * pool extends the JDK's (measured as a JDK pool, the requests counted for it as the server's).
+   * Kept out of the default verify for time (-Pservers-full).
+   */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
+  void tomcat9RequestPoolMatchesTheServersOwnLog(Mode mode) throws Exception {
+    for (String dir : List.of("tomcat9.dir", "tomcat9old.dir")) {
+      Path jars = Path.of(System.getProperty(dir, "target/" + dir));
+      assertTrue(Files.isDirectory(jars), "no Tomcat 9 jars at " + jars + " (run via mvn verify)");
+      ServerHarness.tomcatJars = jars;
+      try {
+        ServerHarness.Result r =
+            ServerHarness.run(
+                mode,
+                TomcatServer.class,
+                List.of("4"),
+                dir.equals("tomcat9.dir") ? "Tomcat" : "ThreadPoolExecutor",
+                "tomcat-exec",
+                8,
+                4_000,
+                20_000,
+                false);
+        assertTrue(r.line().contains("Apache Tomcat/9.0."), r.line());
+        assertEquals("requests", r.pool().get("Unit"), r.line());
+      } finally {
+        ServerHarness.tomcatJars = null;
+      }
     }
   }
 

@@ -16,11 +16,14 @@ import org.apache.tomcat.util.threads.TaskThreadFactory;
 import org.apache.tomcat.util.threads.ThreadPoolExecutor;
 
 /**
- * Embedded Tomcat with one servlet, {@code /work}, on 127.0.0.1. Its connector's request pool is
- * Tomcat's own {@code ThreadPoolExecutor}, built as Tomcat builds it ({@code TaskQueue}, {@code
- * maxThreads} threads), in a subclass whose {@code execute}, {@code beforeExecute} and {@code
- * afterExecute} log each task's arrival, start and end: the server's own truth, at the pool's own
- * extension points, and each refusal. Args: {@code maxThreads [maxQueueSize]}.
+ * Embedded Tomcat with one servlet, {@code /work}, on 127.0.0.1 (on Tomcat 9, whose servlet API is
+ * {@code javax}, the same work in a valve instead, so that this one class, compiled against 10.1,
+ * runs on 9, 10.1 and 11: it names no servlet type outside {@link Servlets}). Its connector's
+ * request pool is Tomcat's own {@code ThreadPoolExecutor}, built as Tomcat builds it ({@code
+ * TaskQueue}, {@code maxThreads} threads), in a subclass whose {@code execute}, {@code
+ * beforeExecute} and {@code afterExecute} log each task's arrival, start and end: the server's own
+ * truth, at the pool's own extension points, and each refusal. Args: {@code maxThreads
+ * [maxQueueSize]}.
  */
 public final class TomcatServer {
   static final Truth TRUTH = new Truth();
@@ -80,8 +83,31 @@ public final class TomcatServer {
    */
   static final class RequestLog extends org.apache.catalina.valves.ValveBase
       implements org.apache.catalina.AccessLog {
-    /** Per pool thread: the arrival of its task (0: none, or already used), its last end. */
-    private static final ThreadLocal<long[]> TASK = ThreadLocal.withInitial(() -> new long[2]);
+    /**
+     * Per pool thread: the arrival of its task (0: none, or already used), its last end, and when
+     * the request entered the engine's pipeline (this valve).
+     */
+    private static final ThreadLocal<long[]> TASK = ThreadLocal.withInitial(() -> new long[3]);
+
+    /**
+     * {@code org.apache.coyote.Request.getStartTimeNanos()}, or null: Tomcat 9 has only {@code
+     * getStartTime()} in milliseconds, so there a request's handling starts, by this log, as it
+     * enters the engine's pipeline (after the head's parsing and the mapping: the agent, which
+     * starts it at the adapter, then reads S longer and Wq shorter by that much).
+     */
+    private static final java.lang.invoke.MethodHandle START_NANOS = startNanos();
+
+    private static java.lang.invoke.MethodHandle startNanos() {
+      try {
+        return java.lang.invoke.MethodHandles.publicLookup()
+            .findVirtual(
+                org.apache.coyote.Request.class,
+                "getStartTimeNanos",
+                java.lang.invoke.MethodType.methodType(long.class));
+      } catch (ReflectiveOperationException e) {
+        return null;
+      }
+    }
 
     RequestLog() {
       super(true);
@@ -97,8 +123,17 @@ public final class TomcatServer {
     public void invoke(
         org.apache.catalina.connector.Request request,
         org.apache.catalina.connector.Response response)
-        throws IOException, jakarta.servlet.ServletException {
-      getNext().invoke(request, response);
+        throws IOException {
+      TASK.get()[2] = System.nanoTime();
+      // Tomcat's ServletException (javax on 9, jakarta on 10.1) is not named here: JMX's look at
+      // this valve's methods would load it
+      try {
+        getNext().invoke(request, response);
+      } catch (IOException | RuntimeException e) {
+        throw e;
+      } catch (Exception e) {
+        throw TomcatServer.<RuntimeException>rethrow(e);
+      }
     }
 
     @Override
@@ -107,8 +142,14 @@ public final class TomcatServer {
         org.apache.catalina.connector.Response response,
         long time) {
       long end = System.nanoTime();
-      long start = request.getCoyoteRequest().getStartTimeNanos();
       long[] t = TASK.get();
+      long start;
+      try {
+        start =
+            START_NANOS != null ? (long) START_NANOS.invokeExact(request.getCoyoteRequest()) : t[2];
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
+      }
       long ready = t[0] != 0 ? t[0] : t[1];
       t[0] = 0;
       t[1] = ready == 0 ? 0 : end; // a wait is known only on a pool thread whose task was logged
@@ -124,6 +165,19 @@ public final class TomcatServer {
     }
   }
 
+  @SuppressWarnings("unchecked")
+  private static <T extends Throwable> T rethrow(Throwable t) throws T {
+    throw (T) t;
+  }
+
+  /** The servlet (Tomcat 10.1, 11: Jakarta); loaded only there. */
+  static final class Servlets {
+    static void add(Context ctx) {
+      Tomcat.addServlet(ctx, "work", new Work());
+      ctx.addServletMappingDecoded("/work", "work");
+    }
+  }
+
   public static final class Work extends HttpServlet {
     @Override
     protected void doGet(HttpServletRequest req, HttpServletResponse resp) throws IOException {
@@ -132,6 +186,28 @@ public final class TomcatServer {
       resp.setContentType("text/plain");
       resp.setContentLength(2);
       resp.getOutputStream().write(new byte[] {'o', 'k'});
+      TRUTH.request();
+    }
+  }
+
+  /**
+   * The servlet's work as the engine's last valve (Tomcat 9): the same answer, through Catalina's
+   * own request and response, whose methods used here take and return no servlet type.
+   */
+  static final class WorkValve extends org.apache.catalina.valves.ValveBase {
+    WorkValve() {
+      super(true);
+    }
+
+    @Override
+    public void invoke(
+        org.apache.catalina.connector.Request req, org.apache.catalina.connector.Response resp)
+        throws IOException {
+      int[] p = Truth.params(req.getQueryString());
+      Truth.work(p[0], p[1]);
+      resp.setContentType("text/plain");
+      resp.setContentLength(2);
+      resp.getWriter().write("ok");
       TRUTH.request();
     }
   }
@@ -152,10 +228,11 @@ public final class TomcatServer {
     ((AbstractProtocol<?>) c.getProtocolHandler()).setExecutor(pool);
     tomcat.getService().addConnector(c);
     tomcat.getEngine().getPipeline().addValve(new RequestLog());
+    boolean javax = org.apache.catalina.util.ServerInfo.getServerNumber().startsWith("9.");
+    if (javax) tomcat.getEngine().getPipeline().addValve(new WorkValve());
     tomcat.setConnector(c);
     Context ctx = tomcat.addContext("", null);
-    Tomcat.addServlet(ctx, "work", new Work());
-    ctx.addServletMappingDecoded("/work", "work");
+    if (!javax) Servlets.add(ctx);
     tomcat.start();
     Truth.sizes = () -> pool.getCorePoolSize() + "/" + pool.getMaximumPoolSize();
     System.out.println("SERVER " + org.apache.catalina.util.ServerInfo.getServerInfo());
