@@ -371,7 +371,8 @@ public final class PoolState {
     }
     pool = null; // do not hold it across the rest of the tick
     long arrivals = tineArrivals.sum();
-    ring.add(now, f.cpuTimeNanos, arrivals, executed);
+    ring.add(
+        System.nanoTime(), f.cpuTimeNanos, arrivals, executed); // read now, not at the tick's start
 
     PoolTally m = meter;
     TallyWindow win = window;
@@ -386,7 +387,11 @@ public final class PoolState {
     }
     f.sampleEvery = sampleEvery;
     RequestView rv = requests;
-    if (rv != null && m != null) rv.tick(now, f); // per request from here on
+    if (rv != null && m != null) {
+      // per request from here on; as for the tasks, the window ends when the requests are counted
+      rv.tick(System.nanoTime(), f);
+      f.measuredMillis = System.currentTimeMillis();
+    }
     LoopMeter[] ls = loops;
     if (ls.length > 0) LoopMeter.figures(ls, f);
     double secs = ring.seconds();
