@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -159,6 +160,73 @@ class SizeControlTest {
       bounded.shutdownNow();
       unbounded.shutdownNow();
       scheduled.shutdownNow();
+    }
+  }
+
+  /**
+   * Shrinking a pool whose unbounded queue holds a backlog: once the tasks running at the shrink
+   * end, no more than the new size run at once. The JDK ends a thread above the core only after it
+   * idles for keepAliveTime, and under a backlog it never idles: lowering the core alone (the
+   * maximum left at 8) left all 4 threads taking queued tasks. Against the JDK's fixed pool shrunk
+   * the same way (core = maximum), which drops at once.
+   */
+  @Test
+  void aShrunkPoolWithABacklogRunsNoMoreThanItsNewSize() throws Throwable {
+    ThreadPoolExecutor fixed = (ThreadPoolExecutor) Executors.newFixedThreadPool(4);
+    ThreadPoolExecutor elastic =
+        new ThreadPoolExecutor(4, 8, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(4);
+    try {
+      for (ThreadPoolExecutor p : List.of(fixed, elastic, scheduled)) {
+        Gated g = new Gated();
+        g.submit(p, 40);
+        g.awaitRunning(4);
+        SizeControl.of(p).set(2);
+        assertEquals(2, SizeControl.of(p).size(), "the size read back, " + p);
+        g.gate.release(4); // the 4 tasks running at the shrink end
+        // the threads left either take queued tasks (4 run again) or end (2 left)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline
+            && !(g.done.get() >= 4 && (g.running.get() >= 3 || p.getPoolSize() == 2)))
+          Thread.sleep(5);
+        assertEquals(4, g.done.get(), "the released tasks ended, " + p);
+        assertEquals(2, p.getPoolSize(), "threads once the running tasks ended, " + p);
+        g.gate.release(1000);
+        p.shutdown();
+        assertTrue(p.awaitTermination(60, TimeUnit.SECONDS));
+        assertEquals(40, g.done.get(), "no task lost, " + p);
+      }
+    } finally {
+      fixed.shutdownNow();
+      elastic.shutdownNow();
+      scheduled.shutdownNow();
+    }
+  }
+
+  /** Tasks that each wait for one permit of {@code gate}; counts how many run at once. */
+  static final class Gated {
+    final AtomicInteger running = new AtomicInteger(), done = new AtomicInteger();
+    final java.util.concurrent.Semaphore gate = new java.util.concurrent.Semaphore(0);
+
+    void submit(ExecutorService p, int n) {
+      for (int i = 0; i < n; i++)
+        p.execute(() -> {
+          running.incrementAndGet();
+          try {
+            gate.acquire();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            running.decrementAndGet();
+            done.incrementAndGet();
+          }
+        });
+    }
+
+    void awaitRunning(int n) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (running.get() < n && System.nanoTime() < deadline) Thread.sleep(5);
+      assertEquals(n, running.get(), "tasks running at once");
     }
   }
 }
