@@ -229,4 +229,79 @@ class SizeControlTest {
       assertEquals(n, running.get(), "tasks running at once");
     }
   }
+
+  /**
+   * A pool whose maximum is unbounded (newCachedThreadPool: a hand-off queue, maximum
+   * Integer.MAX_VALUE) never refuses a task; a maximum set on it makes the application's own {@code
+   * execute} throw RejectedExecutionException (the JDK's AbortPolicy) as soon as that many are
+   * busy, shown here on a second pool set through SizeControl. The agent refuses it unless forced,
+   * as a single-thread pool, and still does after a forced change (judged on the originals).
+   */
+  @Test
+  void aPoolWithAnUnboundedMaximumIsNotBoundedUnlessForced() throws Throwable {
+    ThreadPoolExecutor jdk = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+    ThreadPoolExecutor cached = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+    Blockers b = new Blockers();
+    try {
+      SizeControl.of(jdk).set(2);
+      b.submit(jdk, 2);
+      assertThrows(
+          java.util.concurrent.RejectedExecutionException.class,
+          () -> b.submit(jdk, 1),
+          "the application's execute, once bounded");
+      Registry reg = new Registry(HOST);
+      PoolState st = reg.getOrCreate(cached, Kind.THREAD_POOL);
+      Sizing s = PoolSizing.of(st, cached);
+      assertTrue(s.unlessForced(), "refused unless forced: " + s);
+      assertTrue(s.refusal().contains("RejectedExecutionException"), s.refusal());
+      // forced: set, and the next look judges on the sizes before it
+      synchronized (st.sizes) {
+        st.sizes.originalCore = cached.getCorePoolSize();
+        st.sizes.originalMax = cached.getMaximumPoolSize();
+        st.sizes.originalSize = cached.getMaximumPoolSize();
+      }
+      s.control().set(4);
+      assertEquals(4, cached.getMaximumPoolSize());
+      assertTrue(PoolSizing.of(st, cached).unlessForced(), "still a judgement once forced");
+      // a hand-off pool with a bound of its own is resizable
+      ThreadPoolExecutor bounded =
+          new ThreadPoolExecutor(1, 2, 60, TimeUnit.SECONDS, new SynchronousQueue<>());
+      try {
+        Sizing h = PoolSizing.of(reg.getOrCreate(bounded, Kind.THREAD_POOL), bounded);
+        assertEquals(null, h.refusal(), "a bounded hand-off pool");
+      } finally {
+        bounded.shutdownNow();
+      }
+    } finally {
+      b.release.countDown();
+      jdk.shutdownNow();
+      cached.shutdownNow();
+    }
+  }
+
+  private static final Host HOST =
+      new Host() {
+        private final AtomicInteger recorders = new AtomicInteger();
+
+        @Override
+        public dev.tine.agent.AgentConfig config() {
+          return dev.tine.agent.AgentConfig.DEFAULT;
+        }
+
+        @Override
+        public void failed(Throwable t) {}
+
+        @Override
+        public void wakeTicker() {}
+
+        @Override
+        public AtomicInteger recorders() {
+          return recorders;
+        }
+
+        @Override
+        public int processors() {
+          return 2;
+        }
+      };
 }
