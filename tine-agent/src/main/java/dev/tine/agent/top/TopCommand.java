@@ -189,6 +189,12 @@ public final class TopCommand implements Callable<Integer> {
       err.println("tine top: --resize/--restore and --stop-agent: one at a time (nothing changed)");
       return ResizeResult.BAD_INPUT;
     }
+    // picocli keeps each option's values apart, not their order on the line: run together, a
+    // restore would follow every resize whatever was written first
+    if (!resize.isEmpty() && !restore.isEmpty()) {
+      err.println("tine top: --resize and --restore: one at a time (nothing changed)");
+      return ResizeResult.BAD_INPUT;
+    }
     if (force && !resizing) {
       err.println("tine top: --force goes with --resize or --restore");
       return ResizeResult.BAD_INPUT;
@@ -288,7 +294,7 @@ public final class TopCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --resize} and {@code --restore}, in the order given: one line each (what changed on
+   * {@code --resize} (or {@code --restore}), in the order given: one line each (what changed on
    * standard output, a refusal on standard error); the exit code is the first refusal's.
    */
   private int resize(AttachClient client, List<String[]> sizes, PrintWriter out, PrintWriter err)

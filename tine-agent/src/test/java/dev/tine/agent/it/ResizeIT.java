@@ -105,6 +105,12 @@ class ResizeIT {
           {new String[] {p, "--resize", "fixed=20000"}, ResizeResult.BAD_INPUT, "above 10000"},
           {new String[] {p, "--resize", "fj=4"}, ResizeResult.NOT_RESIZABLE, "ForkJoinPool"},
           {new String[] {p, "--resize", "single=3"}, ResizeResult.NOT_RESIZABLE, "single-thread"},
+          // picocli keeps no order between the two: the restore ran after the resize
+          {
+            new String[] {p, "--restore", "fixed", "--resize", "fixed=3"},
+            ResizeResult.BAD_INPUT,
+            "one at a time"
+          },
         };
         for (Object[] b : bad) {
           Run r = top((String[]) b[0]);
