@@ -29,6 +29,12 @@ import java.util.concurrent.locks.LockSupport;
 public final class AgentRuntime implements Host {
   public static final String VERSION = "0.1.0";
 
+  /**
+   * The system property the agent sets (to {@link #VERSION}) while it runs with its MXBean, and
+   * clears as it stops.
+   */
+  public static final String RUNNING_PROPERTY = "dev.tine.agent.running";
+
   private static AgentRuntime current; // guarded by AgentRuntime.class
 
   final AgentConfig config;
@@ -96,7 +102,13 @@ public final class AgentRuntime implements Host {
     inst.redefineModule(
         Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
     TineBridge.hooks = hooks; // before any class is transformed: no task is missed halfway
-    if (config.jmx()) jmx.registerAgent();
+    if (config.jmx()) {
+      jmx.registerAgent();
+      // read over the attach socket (AttachClient, in its mode EXISTING): a client that must not
+      // change a
+      // target without the agent learns so without starting the target's JMX connector
+      System.setProperty(RUNNING_PROPERTY, VERSION);
+    }
     try {
       StackTraceRepair.install(inst);
     } catch (Throwable t) {
@@ -305,6 +317,7 @@ public final class AgentRuntime implements Host {
       if (stopped) return;
       stopped = true;
       TineBridge.hooks = null;
+      System.clearProperty(RUNNING_PROPERTY);
     }
     Thread t = ticker;
     if (t != null) {

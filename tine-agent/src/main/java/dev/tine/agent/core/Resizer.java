@@ -170,7 +170,7 @@ final class Resizer {
       original = r.originalSize;
       changedBy(r, c, newCore, newMax, to, by, why);
     }
-    announce(name, c.setting(), from, to, original, by, why, false);
+    announce(undoName(st), name, c.setting(), from, to, original, by, why, false);
     return new ResizeResult(
         name,
         from,
@@ -190,7 +190,7 @@ final class Resizer {
             + "; undo: tine top "
             + pid
             + " --restore "
-            + shellWord(name)
+            + undoName(st)
             + ")");
   }
 
@@ -328,7 +328,7 @@ final class Resizer {
         return failed(name, c, original, from, core, max, t);
       }
     }
-    if (from != to) announce(name, c.setting(), from, to, original, by, why, true);
+    if (from != to) announce(undoName(st), name, c.setting(), from, to, original, by, why, true);
     return new ResizeResult(
         name,
         from,
@@ -421,6 +421,7 @@ final class Resizer {
 
   /** The log line and the JFR event of one change. */
   private void announce(
+      String undo,
       String pool,
       String setting,
       int from,
@@ -443,7 +444,7 @@ final class Resizer {
             + by
             + ": "
             + why
-            + (restore ? "" : "; undo: tine top " + pid + " --restore " + shellWord(pool)));
+            + (restore ? "" : "; undo: tine top " + pid + " --restore " + undo));
     if (AgentRuntime.jfr()) {
       try {
         PoolResizedEvent.emit(pool, setting, from, to, original, why, by);
@@ -467,8 +468,21 @@ final class Resizer {
     }
   }
 
+  /**
+   * The pool as {@code --restore} names it, quoted for a shell: by {@code #id} where its name is
+   * one that {@code --restore} reads as every pool ({@code all}, {@code *}).
+   */
+  static String undoName(PoolState st) {
+    String n = st.figures != null ? st.figures.name : null;
+    return n == null || n.equals("*") || n.equalsIgnoreCase("all")
+        ? "'#" + st.id + "'"
+        : shellWord(n);
+  }
+
   private static String shellWord(String s) {
-    return s.matches("[A-Za-z0-9_.,:/@#%+=-]+") ? s : "'" + s.replace("'", "'\\''") + "'";
+    return s.matches("[A-Za-z0-9_.,:/@%+=-][A-Za-z0-9_.,:/@#%+=-]*")
+        ? s
+        : "'" + s.replace("'", "'\\''") + "'";
   }
 
   private static String orDefault(String s, String d) {

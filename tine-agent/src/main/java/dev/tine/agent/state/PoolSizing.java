@@ -58,6 +58,16 @@ public final class PoolSizing {
           c,
           "a single-thread pool (Executors.newSingleThreadExecutor makes one, behind a wrapper"
               + " that hides its setters): its tasks may rely on running one at a time, in order");
+    // a maximum the application left unbounded (newCachedThreadPool) is its promise never to
+    // refuse a task: a bound makes its own execute throw once that many are busy
+    if (c.effective() == SizeControl.Effective.MAX
+        && max >= Integer.MAX_VALUE / 2
+        && !c.setting().equals("maxThreads"))
+      return Sizing.refuseUnlessForced(
+          c,
+          "an unbounded maximum (Executors.newCachedThreadPool makes one): with a bound, the"
+              + " application's execute throws RejectedExecutionException once that many threads"
+              + " are busy");
     return Sizing.of(c);
   }
 

@@ -56,10 +56,15 @@ public abstract class SizeControl {
     return effective == Effective.CORE ? core() : max();
   }
 
-  /** The (core, maximum) pair that gives the effective size {@code n} from (core, max) now. */
+  /**
+   * The (core, maximum) pair that gives the effective size {@code n} from (core, max) now. A core
+   * lowered alone leaves the threads above it running until each idles for keepAliveTime, which
+   * under a backlog never happens: a {@link Effective#CORE} pool shrinks by its maximum too (unused
+   * there), so that each surplus thread ends as its task does.
+   */
   public final int[] pairFor(int n, int core, int max) {
     boolean fixed = core == max;
-    if (effective == Effective.CORE) return new int[] {n, fixed ? n : Math.max(max, n)};
+    if (effective == Effective.CORE) return new int[] {n, fixed || n < core ? n : Math.max(max, n)};
     return new int[] {fixed ? n : Math.min(core, n), n};
   }
 

@@ -6,6 +6,7 @@ import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.tine.agent.AgentConfig;
+import dev.tine.agent.core.AgentRuntime;
 import dev.tine.agent.resize.ResizeResult;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -34,6 +35,7 @@ import javax.management.remote.JMXServiceURL;
  * sends it SIGQUIT, which would kill most programs.
  */
 public final class AttachClient implements AutoCloseable {
+
   /** Why the agent could not be attached: a message meant for the user, and an exit status. */
   public static final class AttachProblem extends Exception {
     public final int exitCode;
@@ -130,7 +132,14 @@ public final class AttachClient implements AutoCloseable {
       // The target's version first, from its system properties (read over the attach socket:
       // nothing runs in the target, nothing is printed there). The agent's classes need Java 21;
       // loading them into an older JVM would fill its standard error with the JDK's complaints.
-      checkVersion(pid, vm.getSystemProperties());
+      Properties props = vm.getSystemProperties();
+      checkVersion(pid, props);
+      // without the agent, nothing in the target is started: not even the JDK's JMX connector
+      // (its threads and its local port would stay for the target's life)
+      if (mode == Mode.EXISTING && props.getProperty(AgentRuntime.RUNNING_PROPERTY) == null)
+        throw new AttachProblem(
+            "no tine agent runs in pid " + pid + " (nothing was loaded, nothing changed)",
+            ResizeResult.NO_AGENT);
       String address =
           vm.getAgentProperties().getProperty("com.sun.management.jmxremote.localConnectorAddress");
       if (address == null) address = vm.startLocalManagementAgent();

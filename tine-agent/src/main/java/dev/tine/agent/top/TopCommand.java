@@ -55,8 +55,10 @@ import picocli.CommandLine.Spec;
       "all) puts back the sizes from before the agent's first change; so does",
       "--stop-agent. They never load the agent. Refused, with the reason: a",
       "ForkJoinPool, a Netty group, virtual threads, a WorkStealingPool, a",
-      "self-sizing MeasuredExecutor, a single-thread pool (unless --force), and a",
-      "pool another tool resized since the agent last looked (unless --force).",
+      "self-sizing MeasuredExecutor, a single-thread pool or one whose maximum is",
+      "unbounded (newCachedThreadPool: a bound makes its execute throw) unless",
+      "--force, and a pool another tool resized since the agent last looked",
+      "(unless --force). --resize and --restore go in separate commands.",
       "The target logs each change (System.getLogger(\"dev.tine.agent\"): its",
       "java.util.logging, by default on its stderr) and records a JFR event",
       "dev.tine.agent.PoolResized; its MXBeans and Prometheus show the current",
@@ -145,7 +147,8 @@ public final class TopCommand implements Callable<Integer> {
   @Option(
       names = "--force",
       description =
-          "With --resize/--restore: also a pool another tool resized, or a single-thread pool.")
+          "With --resize/--restore: also a pool another tool resized, a single-thread pool, or"
+              + " one whose maximum is unbounded.")
   boolean force;
 
   @Option(
@@ -187,6 +190,12 @@ public final class TopCommand implements Callable<Integer> {
     }
     if (resizing && stopAgent) {
       err.println("tine top: --resize/--restore and --stop-agent: one at a time (nothing changed)");
+      return ResizeResult.BAD_INPUT;
+    }
+    // picocli keeps each option's values apart, not their order on the line: run together, a
+    // restore would follow every resize whatever was written first
+    if (!resize.isEmpty() && !restore.isEmpty()) {
+      err.println("tine top: --resize and --restore: one at a time (nothing changed)");
       return ResizeResult.BAD_INPUT;
     }
     if (force && !resizing) {
@@ -288,7 +297,7 @@ public final class TopCommand implements Callable<Integer> {
   }
 
   /**
-   * {@code --resize} and {@code --restore}, in the order given: one line each (what changed on
+   * {@code --resize} (or {@code --restore}), in the order given: one line each (what changed on
    * standard output, a refusal on standard error); the exit code is the first refusal's.
    */
   private int resize(AttachClient client, List<String[]> sizes, PrintWriter out, PrintWriter err)

@@ -52,11 +52,13 @@ class AgentHeapIT {
           client = AttachClient.attach(pid, ChildJvm.agentJar(), "quiet=true");
           awaitPools(client, 1);
         } else {
-          // the same JMX connector the agent's client starts, without the agent
+          // the same JMX connector the agent's client starts, without the agent (the client no
+          // longer starts it in a target without the agent)
+          var vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
           try {
-            AttachClient.attach(pid, ChildJvm.agentJar(), null, AttachClient.Mode.EXISTING).close();
-          } catch (AttachClient.AttachProblem expected) {
-            // no agent there: the connector runs now
+            vm.startLocalManagementAgent();
+          } finally {
+            vm.detach();
           }
         }
         Thread.sleep(2000);

@@ -2,6 +2,7 @@ package dev.tine.agent.it;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tine.agent.resize.ResizeResult;
@@ -105,6 +106,12 @@ class ResizeIT {
           {new String[] {p, "--resize", "fixed=20000"}, ResizeResult.BAD_INPUT, "above 10000"},
           {new String[] {p, "--resize", "fj=4"}, ResizeResult.NOT_RESIZABLE, "ForkJoinPool"},
           {new String[] {p, "--resize", "single=3"}, ResizeResult.NOT_RESIZABLE, "single-thread"},
+          // picocli keeps no order between the two: the restore ran after the resize
+          {
+            new String[] {p, "--restore", "fixed", "--resize", "fixed=3"},
+            ResizeResult.BAD_INPUT,
+            "one at a time"
+          },
         };
         for (Object[] b : bad) {
           Run r = top((String[]) b[0]);
@@ -351,6 +358,16 @@ class ResizeIT {
       Run s = top(Long.toString(pid), "--restore", "all");
       assertEquals(ResizeResult.NO_AGENT, s.code(), s.toString());
       assertEquals(before, sizes(app));
+      // nor the JDK's JMX connector (its threads and local port would stay for the JVM's life)
+      var vm = com.sun.tools.attach.VirtualMachine.attach(Long.toString(pid));
+      try {
+        assertNull(
+            vm.getAgentProperties()
+                .getProperty("com.sun.management.jmxremote.localConnectorAddress"),
+            "the target's local JMX connector was started");
+      } finally {
+        vm.detach();
+      }
       app.send("quit");
       assertEquals(0, app.waitFor(60));
       assertFalse(String.join("\n", app.err).contains("tine-agent"), "no agent loaded: " + app.err);

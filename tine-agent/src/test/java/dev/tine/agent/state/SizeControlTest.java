@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -161,4 +162,146 @@ class SizeControlTest {
       scheduled.shutdownNow();
     }
   }
+
+  /**
+   * Shrinking a pool whose unbounded queue holds a backlog: once the tasks running at the shrink
+   * end, no more than the new size run at once. The JDK ends a thread above the core only after it
+   * idles for keepAliveTime, and under a backlog it never idles: lowering the core alone (the
+   * maximum left at 8) left all 4 threads taking queued tasks. Against the JDK's fixed pool shrunk
+   * the same way (core = maximum), which drops at once.
+   */
+  @Test
+  void aShrunkPoolWithABacklogRunsNoMoreThanItsNewSize() throws Throwable {
+    ThreadPoolExecutor fixed = (ThreadPoolExecutor) Executors.newFixedThreadPool(4);
+    ThreadPoolExecutor elastic =
+        new ThreadPoolExecutor(4, 8, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
+    ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(4);
+    try {
+      for (ThreadPoolExecutor p : List.of(fixed, elastic, scheduled)) {
+        Gated g = new Gated();
+        g.submit(p, 40);
+        g.awaitRunning(4);
+        SizeControl.of(p).set(2);
+        assertEquals(2, SizeControl.of(p).size(), "the size read back, " + p);
+        g.gate.release(4); // the 4 tasks running at the shrink end
+        // the threads left either take queued tasks (4 run again) or end (2 left)
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline
+            && !(g.done.get() >= 4 && (g.running.get() >= 3 || p.getPoolSize() == 2)))
+          Thread.sleep(5);
+        assertEquals(4, g.done.get(), "the released tasks ended, " + p);
+        assertEquals(2, p.getPoolSize(), "threads once the running tasks ended, " + p);
+        g.gate.release(1000);
+        p.shutdown();
+        assertTrue(p.awaitTermination(60, TimeUnit.SECONDS));
+        assertEquals(40, g.done.get(), "no task lost, " + p);
+      }
+    } finally {
+      fixed.shutdownNow();
+      elastic.shutdownNow();
+      scheduled.shutdownNow();
+    }
+  }
+
+  /** Tasks that each wait for one permit of {@code gate}; counts how many run at once. */
+  static final class Gated {
+    final AtomicInteger running = new AtomicInteger(), done = new AtomicInteger();
+    final java.util.concurrent.Semaphore gate = new java.util.concurrent.Semaphore(0);
+
+    void submit(ExecutorService p, int n) {
+      for (int i = 0; i < n; i++)
+        p.execute(() -> {
+          running.incrementAndGet();
+          try {
+            gate.acquire();
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          } finally {
+            running.decrementAndGet();
+            done.incrementAndGet();
+          }
+        });
+    }
+
+    void awaitRunning(int n) throws InterruptedException {
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+      while (running.get() < n && System.nanoTime() < deadline) Thread.sleep(5);
+      assertEquals(n, running.get(), "tasks running at once");
+    }
+  }
+
+  /**
+   * A pool whose maximum is unbounded (newCachedThreadPool: a hand-off queue, maximum
+   * Integer.MAX_VALUE) never refuses a task; a maximum set on it makes the application's own {@code
+   * execute} throw RejectedExecutionException (the JDK's AbortPolicy) as soon as that many are
+   * busy, shown here on a second pool set through SizeControl. The agent refuses it unless forced,
+   * as a single-thread pool, and still does after a forced change (judged on the originals).
+   */
+  @Test
+  void aPoolWithAnUnboundedMaximumIsNotBoundedUnlessForced() throws Throwable {
+    ThreadPoolExecutor jdk = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+    ThreadPoolExecutor cached = (ThreadPoolExecutor) Executors.newCachedThreadPool();
+    Blockers b = new Blockers();
+    try {
+      SizeControl.of(jdk).set(2);
+      b.submit(jdk, 2);
+      assertThrows(
+          java.util.concurrent.RejectedExecutionException.class,
+          () -> b.submit(jdk, 1),
+          "the application's execute, once bounded");
+      Registry reg = new Registry(HOST);
+      PoolState st = reg.getOrCreate(cached, Kind.THREAD_POOL);
+      Sizing s = PoolSizing.of(st, cached);
+      assertTrue(s.unlessForced(), "refused unless forced: " + s);
+      assertTrue(s.refusal().contains("RejectedExecutionException"), s.refusal());
+      // forced: set, and the next look judges on the sizes before it
+      synchronized (st.sizes) {
+        st.sizes.originalCore = cached.getCorePoolSize();
+        st.sizes.originalMax = cached.getMaximumPoolSize();
+        st.sizes.originalSize = cached.getMaximumPoolSize();
+      }
+      s.control().set(4);
+      assertEquals(4, cached.getMaximumPoolSize());
+      assertTrue(PoolSizing.of(st, cached).unlessForced(), "still a judgement once forced");
+      // a hand-off pool with a bound of its own is resizable
+      ThreadPoolExecutor bounded =
+          new ThreadPoolExecutor(1, 2, 60, TimeUnit.SECONDS, new SynchronousQueue<>());
+      try {
+        Sizing h = PoolSizing.of(reg.getOrCreate(bounded, Kind.THREAD_POOL), bounded);
+        assertEquals(null, h.refusal(), "a bounded hand-off pool");
+      } finally {
+        bounded.shutdownNow();
+      }
+    } finally {
+      b.release.countDown();
+      jdk.shutdownNow();
+      cached.shutdownNow();
+    }
+  }
+
+  private static final Host HOST =
+      new Host() {
+        private final AtomicInteger recorders = new AtomicInteger();
+
+        @Override
+        public dev.tine.agent.AgentConfig config() {
+          return dev.tine.agent.AgentConfig.DEFAULT;
+        }
+
+        @Override
+        public void failed(Throwable t) {}
+
+        @Override
+        public void wakeTicker() {}
+
+        @Override
+        public AtomicInteger recorders() {
+          return recorders;
+        }
+
+        @Override
+        public int processors() {
+          return 2;
+        }
+      };
 }
