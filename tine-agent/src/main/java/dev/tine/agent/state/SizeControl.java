@@ -2,6 +2,7 @@ package dev.tine.agent.state;
 
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 
 /**
@@ -12,10 +13,12 @@ import java.util.concurrent.ThreadPoolExecutor;
  *
  * <ul>
  *   <li>{@link Effective#CORE}: a queue that never refuses a task (unbounded) means a thread beyond
- *       the core is never started, so the core is the size. A fixed pool (core = maximum) keeps the
- *       two equal; a {@code ScheduledThreadPoolExecutor}'s maximum is never used.
- *   <li>{@link Effective#MAX}: a queue that hands over (SynchronousQueue) or fills (bounded), or a
- *       server pool that starts threads before queueing (Tomcat's TaskQueue, Jetty, JBoss' {@code
+ *       the core is never started, so the core is the size; a bounded queue starts one only once it
+ *       is full, so there too the core bounds the threads while the queue holds the backlog. A
+ *       fixed pool (core = maximum) keeps the two equal; a {@code ScheduledThreadPoolExecutor}'s
+ *       maximum is never used.
+ *   <li>{@link Effective#MAX}: a queue that hands over (SynchronousQueue), or a server pool that
+ *       starts threads before queueing (Tomcat's TaskQueue, Jetty, JBoss' {@code
  *       EnhancedQueueExecutor}): the maximum is the size; a core equal to it follows it.
  * </ul>
  */
@@ -97,7 +100,8 @@ public abstract class SizeControl {
     // counts
     if (q.getClass().getName().startsWith("org.apache.tomcat.")) return jdkMax(p, "maxThreads");
     // remaining capacity alone: a LinkedTransferQueue's size() walks the queue
-    if (q.remainingCapacity() >= Integer.MAX_VALUE / 2) {
+    int room = q.remainingCapacity();
+    if (room >= Integer.MAX_VALUE / 2) {
       return new Jdk(
           p,
           Effective.CORE,
@@ -105,7 +109,18 @@ public abstract class SizeControl {
               ? "pool size (core = maximum)"
               : "core pool size (an unbounded queue: the maximum is unused)");
     }
-    return jdkMax(p, "maximum pool size");
+    // a hand-off queue: every task beyond the running ones starts a thread, up to the maximum
+    if (q instanceof SynchronousQueue || (room == 0 && q.isEmpty()))
+      return jdkMax(p, "maximum pool size");
+    // a bounded queue: tasks queue behind the core until it is full, and only then do threads
+    // above the core start; a queue that holds the backlog (what its capacity is for) leaves the
+    // maximum unused, so the core is the size a resize changes
+    return new Jdk(
+        p,
+        Effective.CORE,
+        p.getCorePoolSize() == p.getMaximumPoolSize()
+            ? "pool size (core = maximum)"
+            : "core pool size (a bounded queue: threads above the core start only when it is full)");
   }
 
   private static SizeControl jdkMax(ThreadPoolExecutor p, String setting) {

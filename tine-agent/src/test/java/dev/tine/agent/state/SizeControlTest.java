@@ -135,14 +135,14 @@ class SizeControlTest {
   }
 
   @Test
-  void aBoundedQueuesPoolIsSizedByItsMaximumAndAnUnboundedOnesByItsCore() throws Throwable {
+  void aBoundedOrUnboundedQueuesPoolIsSizedByItsCore() throws Throwable {
     ThreadPoolExecutor bounded =
         new ThreadPoolExecutor(1, 2, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(4));
     ThreadPoolExecutor unbounded =
         new ThreadPoolExecutor(2, 8, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>());
     ScheduledThreadPoolExecutor scheduled = new ScheduledThreadPoolExecutor(2);
     try {
-      assertEquals(SizeControl.Effective.MAX, SizeControl.of(bounded).effective());
+      assertEquals(SizeControl.Effective.CORE, SizeControl.of(bounded).effective());
       SizeControl u = SizeControl.of(unbounded);
       assertEquals(SizeControl.Effective.CORE, u.effective());
       u.set(5); // not fixed: the maximum stays
@@ -160,6 +160,33 @@ class SizeControlTest {
       bounded.shutdownNow();
       unbounded.shutdownNow();
       scheduled.shutdownNow();
+    }
+  }
+
+  /**
+   * A pool of 2 (maximum 4) over a bounded queue with room for its backlog, grown to 8: 8 tasks run
+   * at once. The JDK starts threads above the core only when the queue is full, so raising the
+   * maximum alone (the earlier rule: "maximum pool size 4 → 8") left 2 running and 18 queued.
+   */
+  @Test
+  void aBoundedQueuesPoolGrownRunsThatManyTasksAtOnce() throws Throwable {
+    ThreadPoolExecutor p =
+        new ThreadPoolExecutor(2, 4, 60, TimeUnit.SECONDS, new ArrayBlockingQueue<>(100));
+    Blockers b = new Blockers();
+    try {
+      b.submit(p, 20);
+      b.awaitRunning(2);
+      b.assertStaysAt(2, p); // the JDK's own behaviour: the queue has room, no thread above 2
+      SizeControl c = SizeControl.of(p);
+      c.set(8);
+      assertEquals(8, c.size(), "the size read back");
+      b.awaitRunning(8); // the JDK's setCorePoolSize starts threads for the queued tasks
+      b.assertStaysAt(8, p);
+    } finally {
+      b.release.countDown();
+      p.shutdown();
+      assertTrue(p.awaitTermination(60, TimeUnit.SECONDS));
+      assertEquals(20, b.done.get(), "no task lost");
     }
   }
 
