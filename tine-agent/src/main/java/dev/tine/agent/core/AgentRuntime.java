@@ -40,6 +40,7 @@ public final class AgentRuntime implements Host {
   final AtomicInteger recorders = new AtomicInteger();
   private final Instrumentation inst;
   private final JmxExporter jmx;
+  final Resizer resizer = new Resizer(this);
   private final long failuresAtStart = TineBridge.failures();
   private final PoolTransformer transformer;
   private volatile Thread ticker;
@@ -226,6 +227,7 @@ public final class AgentRuntime implements Host {
         PoolFigures f = st.figures;
         if (f != null && !Double.isNaN(f.littlesL)) sumL += f.littlesL;
         if (f != null && jfr()) PoolStatisticsEvent.emit(f);
+        resizer.watch(st);
         if (config.jmx()) jmx.ensureRegistered(st);
       } catch (Throwable t) {
         failed(t);
@@ -268,7 +270,7 @@ public final class AgentRuntime implements Host {
    * Whether JFR runs in this JVM: only then is the event class loaded (loading the first event
    * class initializes JFR's metadata, a cost the application should not pay for nothing).
    */
-  private static boolean jfr() {
+  static boolean jfr() {
     try {
       return jdk.jfr.FlightRecorder.isInitialized();
     } catch (LinkageError e) {
@@ -294,9 +296,9 @@ public final class AgentRuntime implements Host {
   }
 
   /**
-   * Stops: the hooks go quiet at once, the instrumented classes get their original bytecode back,
-   * the MXBeans and the ticker go. The bridge stays on the bootstrap class path (it cannot be
-   * removed) and does nothing.
+   * Stops: the hooks go quiet at once, the pools the agent resized get their original sizes back,
+   * the instrumented classes get their original bytecode back, the MXBeans and the ticker go. The
+   * bridge stays on the bootstrap class path (it cannot be removed) and does nothing.
    */
   public void stop() {
     synchronized (AgentRuntime.class) {
@@ -312,6 +314,12 @@ public final class AgentRuntime implements Host {
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
       }
+    }
+    // the pools the agent resized get their sizes back while the agent still knows them
+    try {
+      resizer.restoreAll();
+    } catch (Throwable e) {
+      failed(e);
     }
     try {
       inst.removeTransformer(transformer);

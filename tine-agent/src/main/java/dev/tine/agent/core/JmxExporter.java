@@ -2,6 +2,7 @@ package dev.tine.agent.core;
 
 import dev.tine.agent.jmx.AgentMXBean;
 import dev.tine.agent.jmx.PoolMXBean;
+import dev.tine.agent.resize.ResizeResult;
 import dev.tine.agent.state.PoolFigures;
 import dev.tine.agent.state.PoolState;
 import java.lang.management.ManagementFactory;
@@ -151,6 +152,36 @@ final class JmxExporter {
     public String getPrometheusUrl() {
       String u = rt.prometheusUrl();
       return u == null ? "" : u;
+    }
+
+    @Override
+    public String resize(String pool, int size, String requestedBy, String why) {
+      return resize(pool, size, requestedBy, why, false);
+    }
+
+    @Override
+    public String resize(String pool, int size, String requestedBy, String why, boolean force) {
+      return rt.resizer.resize(pool, size, requestedBy, why, force).encode();
+    }
+
+    @Override
+    public String restore(String pool) {
+      return restore(pool, false);
+    }
+
+    @Override
+    public String restore(String pool, boolean force) {
+      return restore(pool, force, "unknown", "restore");
+    }
+
+    @Override
+    public String restore(String pool, boolean force, String requestedBy, String why) {
+      StringBuilder sb = new StringBuilder();
+      for (ResizeResult r : rt.resizer.restore(pool, force, requestedBy, why)) {
+        if (!sb.isEmpty()) sb.append('\n');
+        sb.append(r.encode());
+      }
+      return sb.toString();
     }
 
     @Override
@@ -440,6 +471,56 @@ final class JmxExporter {
     @Override
     public long getTaskCompleted() {
       return t().completed;
+    }
+
+    @Override
+    public boolean isResizable() {
+      return st.sizes.resizable;
+    }
+
+    @Override
+    public String getNotResizableWhy() {
+      return st.sizes.notResizableWhy;
+    }
+
+    @Override
+    public String getSizeSetting() {
+      return st.sizes.setting;
+    }
+
+    @Override
+    public int getCurrentSize() {
+      return st.sizes.currentSize;
+    }
+
+    @Override
+    public int getOriginalSize() {
+      return st.sizes.originalOrCurrent();
+    }
+
+    @Override
+    public int getResizeCount() {
+      return st.sizes.resizeCount;
+    }
+
+    @Override
+    public String getLastResizedBy() {
+      return st.sizes.lastResizedBy;
+    }
+
+    @Override
+    public long getLastResizedAtMillis() {
+      return st.sizes.lastResizedAtMillis;
+    }
+
+    @Override
+    public long getExternallyResizedAtMillis() {
+      return st.sizes.externalAtMillis;
+    }
+
+    @Override
+    public String getExternalResize() {
+      return st.sizes.external;
     }
   }
 }

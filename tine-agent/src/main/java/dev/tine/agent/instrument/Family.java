@@ -2,6 +2,8 @@ package dev.tine.agent.instrument;
 
 import dev.tine.agent.state.PoolFigures;
 import dev.tine.agent.state.ServerFamily;
+import dev.tine.agent.state.SizeControl;
+import dev.tine.agent.state.Sizing;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -137,6 +139,12 @@ abstract class Family implements ServerFamily {
   /** Tasks queued now (a gauge), or -1. */
   abstract int queued(Object pool);
 
+  /** Refuses by default: a family whose pool can be resized says how. */
+  @Override
+  public Sizing sizing(Object pool) {
+    return Sizing.refuse(label + ": its size cannot be set at run time");
+  }
+
   /** What to set {@link #setting} to for {@code threads} request threads. */
   @Override
   public String advice(int threads, PoolFigures f) {
@@ -179,6 +187,57 @@ abstract class Family implements ServerFamily {
     } catch (Throwable t) {
       return -1;
     }
+  }
+
+  private final Map<String, MethodHandle> setters = new ConcurrentHashMap<>();
+
+  /** {@code pool.name(value)} (a public method taking one int), or throws. */
+  final void callInt(Object pool, String name, int value) throws Throwable {
+    Class<?> c = pool.getClass();
+    String key = c.getName() + "#" + System.identityHashCode(c) + "#" + name;
+    MethodHandle h = setters.get(key);
+    if (h == null) {
+      Method m = c.getMethod(name, int.class);
+      h = MethodHandles.publicLookup().unreflect(publicDeclaration(m));
+      h = h.asType(MethodType.methodType(void.class, Object.class, int.class));
+      setters.put(key, h);
+    }
+    h.invokeExact(pool, value);
+  }
+
+  /**
+   * A pool sized by a pair of public int getters and setters (core and maximum, or Jetty's min and
+   * max threads), called by name.
+   */
+  final SizeControl pairControl(
+      Object pool,
+      SizeControl.Effective effective,
+      String setting,
+      String getCore,
+      String setCore,
+      String getMax,
+      String setMax) {
+    return new SizeControl(effective, setting) {
+      @Override
+      public int core() throws Throwable {
+        return intOf(pool, getCore);
+      }
+
+      @Override
+      public int max() throws Throwable {
+        return intOf(pool, getMax);
+      }
+
+      @Override
+      protected void setCore(int n) throws Throwable {
+        callInt(pool, setCore, n);
+      }
+
+      @Override
+      protected void setMax(int n) throws Throwable {
+        callInt(pool, setMax, n);
+      }
+    };
   }
 
   private static Method publicDeclaration(Method m) {

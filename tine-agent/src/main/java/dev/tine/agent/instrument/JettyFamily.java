@@ -7,6 +7,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.SizeControl;
+import dev.tine.agent.state.Sizing;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import net.bytebuddy.asm.Advice;
@@ -108,6 +110,35 @@ final class JettyFamily extends Family {
         threads,
         l,
         r);
+  }
+
+  /**
+   * {@code QueuedThreadPool}: {@code maxThreads} (minThreads ≤ maxThreads kept; Jetty checks its
+   * thread budget, whose refusal leaves the pool as it was). Jetty over an application's executor
+   * ({@code ExecutorThreadPool}) is sized by that executor: resize it instead.
+   */
+  @Override
+  public Sizing sizing(Object pool) {
+    if (!isQueuedThreadPool(pool.getClass()))
+      return Sizing.refuse(
+          pool.getClass().getSimpleName()
+              + " runs on another executor, which the agent measures as a pool of its own:"
+              + " resize that pool instead");
+    return Sizing.of(
+        pairControl(
+            pool,
+            SizeControl.Effective.MAX,
+            "maxThreads",
+            "getMinThreads",
+            "setMinThreads",
+            "getMaxThreads",
+            "setMaxThreads"));
+  }
+
+  private static boolean isQueuedThreadPool(Class<?> c) {
+    for (; c != null; c = c.getSuperclass())
+      if (c.getName().equals("org.eclipse.jetty.util.thread.QueuedThreadPool")) return true;
+    return false;
   }
 
   @Override

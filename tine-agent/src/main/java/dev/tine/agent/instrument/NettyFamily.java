@@ -5,6 +5,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.Sizing;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -171,6 +172,14 @@ final class NettyFamily extends Family {
     if ((boolean) call(pool, "isShuttingDown") && !(boolean) call(pool, "isTerminated"))
       f.state = "shutting down";
     return (boolean) call(pool, "isTerminated");
+  }
+
+  /** An event loop group's loops are made at construction, and each channel stays on its loop. */
+  @Override
+  public Sizing sizing(Object pool) {
+    return Sizing.refuse(
+        "a Netty event loop group's nThreads is fixed when it is built (each channel is bound to"
+            + " one of its loops for life)");
   }
 
   @Override

@@ -6,6 +6,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.SizeControl;
+import dev.tine.agent.state.Sizing;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import net.bytebuddy.asm.Advice;
@@ -117,6 +119,23 @@ final class TomcatFamily extends Family {
     if ((boolean) call(pool, "isShutdown") && !(boolean) call(pool, "isTerminated"))
       f.state = "shutting down";
     return (boolean) call(pool, "isTerminated");
+  }
+
+  /**
+   * Tomcat's pool starts a thread before it queues (its TaskQueue refuses a task while the pool is
+   * below its maximum): the maximum is {@code maxThreads}, the core its {@code minSpareThreads}.
+   */
+  @Override
+  public Sizing sizing(Object pool) {
+    return Sizing.of(
+        pairControl(
+            pool,
+            SizeControl.Effective.MAX,
+            "maxThreads",
+            "getCorePoolSize",
+            "setCorePoolSize",
+            "getMaximumPoolSize",
+            "setMaximumPoolSize"));
   }
 
   @Override

@@ -6,6 +6,8 @@ import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.SizeControl;
+import dev.tine.agent.state.Sizing;
 import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import net.bytebuddy.asm.Advice;
@@ -64,6 +66,25 @@ final class UndertowFamily extends Family {
     if ((boolean) call(pool, "isShutdown") && !(boolean) call(pool, "isTerminated"))
       f.state = "shutting down";
     return (boolean) call(pool, "isTerminated");
+  }
+
+  /**
+   * JBoss' {@code EnhancedQueueExecutor} (Undertow's worker, XNIO's {@code WORKER_TASK_MAX_THREADS}
+   * and {@code CORE_THREADS}, both from Undertow's {@code workerThreads}): it starts threads up to
+   * its maximum before it queues, so the maximum is the size; a core equal to it follows it. Its
+   * own setters, the ones XNIO's {@code setOption} calls.
+   */
+  @Override
+  public Sizing sizing(Object pool) {
+    return Sizing.of(
+        pairControl(
+            pool,
+            SizeControl.Effective.MAX,
+            "workerThreads (maximum pool size)",
+            "getCorePoolSize",
+            "setCorePoolSize",
+            "getMaximumPoolSize",
+            "setMaximumPoolSize"));
   }
 
   @Override

@@ -6,6 +6,7 @@ import static net.bytebuddy.matcher.ElementMatchers.takesNoArguments;
 
 import dev.tine.agent.bootstrap.TineBridge;
 import dev.tine.agent.state.PoolFigures;
+import dev.tine.agent.state.Sizing;
 import java.lang.ref.WeakReference;
 import java.time.Duration;
 import java.util.Locale;
@@ -173,6 +174,14 @@ final class VirtualThreadFamily extends Family {
     } catch (Throwable t) {
       TineBridge.failed(t); // no JFR in this runtime: the rest is measured all the same
     }
+  }
+
+  /** Virtual threads have no pool size; their carriers are the JVM's scheduler's. */
+  @Override
+  public Sizing sizing(Object key) {
+    return Sizing.refuse(
+        "virtual threads have no pool size: their carriers are the JVM's scheduler, sized at"
+            + " start (jdk.virtualThreadScheduler.parallelism)");
   }
 
   @Override

@@ -64,6 +64,42 @@ public interface AgentMXBean {
   /** {@return the Prometheus endpoint's URL, or "" when there is none} */
   String getPrometheusUrl();
 
+  /**
+   * Sets one pool's effective size (what {@code tine top --resize} calls): the maximum of a pool
+   * whose queue hands over or is bounded, the core size of one whose unbounded queue makes the
+   * maximum meaningless (a fixed pool's core and maximum together), a server's own setting ({@code
+   * maxThreads}). The first change records the pool's original sizes for {@link #restore}.
+   *
+   * @param pool the pool's name as {@code tine top} shows it, {@code #id}, or a unique prefix
+   * @param size the new effective size, 1 to {@code ResizeResult.MAX_SIZE}
+   * @param requestedBy who asks (shown in the log line, the JFR event and {@code LastResizedBy})
+   * @param why the reason, in a few words
+   * @return {@code dev.tine.agent.resize.ResizeResult}'s one-line encoding
+   */
+  String resize(String pool, int size, String requestedBy, String why);
+
+  /**
+   * As {@link #resize(String, int, String, String)}; with {@code force}, also a pool that another
+   * tool resized (whose change the agent then takes as the new starting point) or a single-thread
+   * pool.
+   */
+  String resize(String pool, int size, String requestedBy, String why, boolean force);
+
+  /**
+   * Puts back the sizes a pool had before the agent first changed it.
+   *
+   * @param pool a pool as for {@link #resize}, or {@code "*"} / {@code "all"}: every pool the agent
+   *     changed
+   * @return one {@code ResizeResult} encoding per pool, one per line
+   */
+  String restore(String pool);
+
+  /** As {@link #restore(String)}; with {@code force}, also a pool another tool resized since. */
+  String restore(String pool, boolean force);
+
+  /** As {@link #restore(String, boolean)}, saying who asks and why (the log line, the event). */
+  String restore(String pool, boolean force, String requestedBy, String why);
+
   /** Undoes the instrumentation, unregisters the MXBeans and stops the agent's thread. */
   void stop();
 }

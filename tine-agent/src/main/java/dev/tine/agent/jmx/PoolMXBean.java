@@ -177,4 +177,49 @@ public interface PoolMXBean {
 
   /** {@return pool tasks finished since the agent saw the pool} */
   long getTaskCompleted();
+
+  // Resizing (tine top --resize, tine tune): the effective size is the one that bounds the
+  // threads running tasks (see tine-agent/DESIGN.md, "Resizing").
+
+  /** {@return whether the agent can set this pool's size at run time} */
+  boolean isResizable();
+
+  /** {@return why the pool's size cannot be set at run time, or "" if it can} */
+  String getNotResizableWhy();
+
+  /**
+   * {@return what the effective size is, in the pool's terms ("maximum pool size", "core pool
+   * size", "maxThreads", ...), or "" if not resizable}
+   */
+  String getSizeSetting();
+
+  /** {@return the effective size now (-1 if not resizable)} */
+  int getCurrentSize();
+
+  /**
+   * {@return the effective size before the agent first changed it; the current size while the agent
+   * has not changed it (-1 if not resizable)}
+   */
+  int getOriginalSize();
+
+  /** {@return the agent's changes to this pool's size (0: never changed; restores count too)} */
+  int getResizeCount();
+
+  /** {@return who asked for the agent's last change, and why, or "" if none} */
+  String getLastResizedBy();
+
+  /** {@return when the agent last changed the pool's size (epoch ms), or 0} */
+  long getLastResizedAtMillis();
+
+  /**
+   * {@return when the agent saw the pool's size changed by someone else (epoch ms), or 0: resize
+   * and tune then refuse it unless forced}
+   */
+  long getExternallyResizedAtMillis();
+
+  /**
+   * {@return "resized by another tool at <time> (from A to B)", or "" if no one else did since the
+   * agent's last change}
+   */
+  String getExternalResize();
 }

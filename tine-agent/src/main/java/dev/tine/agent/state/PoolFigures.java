@@ -32,6 +32,13 @@ public final class PoolFigures implements Cloneable {
   public int parallelism = -1, largestPoolSize = -1;
   public long stealCount = -1;
 
+  /**
+   * The effective size (what bounds the threads running tasks; see {@link SizeControl}) and the one
+   * before the agent first changed it (the current one while it has not); -1 if the pool cannot be
+   * resized. Set by the ticker's watch, right after the tick.
+   */
+  public int currentSize = -1, originalSize = -1;
+
   // totals since the agent saw the pool
   public long arrivals, completed, rejected, failed;
 

@@ -79,6 +79,9 @@ public final class PoolState {
     return f != null ? f.label() : kind.label;
   }
 
+  /** The agent's changes to the pool's size, and what it saw of others'. */
+  public final SizeRecord sizes = new SizeRecord();
+
   /** Figures of the last tick, or null before the first. */
   public volatile PoolFigures figures;
 

@@ -20,4 +20,10 @@ public interface ServerFamily {
 
   /** Figures beside λ, S, Wq the family shows even when no size is advised (or ""). */
   String extras();
+
+  /**
+   * How the pool's effective size is set at run time, or why it cannot be (see {@link
+   * SizeControl}).
+   */
+  Sizing sizing(Object pool);
 }

@@ -6,6 +6,7 @@ import com.sun.tools.attach.AttachNotSupportedException;
 import com.sun.tools.attach.VirtualMachine;
 import com.sun.tools.attach.VirtualMachineDescriptor;
 import dev.tine.agent.AgentConfig;
+import dev.tine.agent.resize.ResizeResult;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -137,7 +138,9 @@ public final class AttachClient implements AutoCloseable {
       MBeanServerConnection mbs = c.getMBeanServerConnection();
       if (!mbs.isRegistered(name(AGENT))) {
         if (mode == Mode.EXISTING)
-          throw new AttachProblem("no tine agent runs in pid " + pid + " (nothing was loaded)", 0);
+          throw new AttachProblem(
+              "no tine agent runs in pid " + pid + " (nothing was loaded, nothing changed)",
+              ResizeResult.NO_AGENT);
         AgentConfig config;
         try {
           config = AgentConfig.parse(agentOptions);
@@ -339,6 +342,80 @@ public final class AttachClient implements AutoCloseable {
       mbs.invoke(name(AGENT), "stop", new Object[0], new String[0]);
     } catch (javax.management.JMException e) {
       throw new IOException(e);
+    }
+  }
+
+  /**
+   * Sets one pool's effective size in the target (see {@code AgentMXBean.resize}).
+   *
+   * @param pool the pool's name as top shows it, {@code #id}, or a unique prefix
+   * @param size the new size
+   * @param requestedBy who asks (the target's log line and JFR event say it)
+   * @param why the reason, in a few words
+   * @return what changed, or why nothing did, with top's exit code
+   * @throws IOException if the connection failed (the agent may have stopped)
+   */
+  public ResizeResult resize(String pool, int size, String requestedBy, String why)
+      throws IOException {
+    return resize(pool, size, requestedBy, why, false);
+  }
+
+  /**
+   * As {@link #resize(String, int, String, String)}; {@code force}: also a pool another tool
+   * resized.
+   */
+  public ResizeResult resize(String pool, int size, String requestedBy, String why, boolean force)
+      throws IOException {
+    Object r =
+        invoke(
+            "resize",
+            new Object[] {pool, size, requestedBy, why, force},
+            new String[] {
+              String.class.getName(),
+              int.class.getName(),
+              String.class.getName(),
+              String.class.getName(),
+              boolean.class.getName()
+            });
+    return ResizeResult.parse(String.valueOf(r));
+  }
+
+  /**
+   * Puts back the original sizes of one pool, or of every pool the agent changed ({@code "all"} or
+   * {@code "*"}): one result per pool.
+   */
+  public List<ResizeResult> restoreAll(String pool, boolean force, String requestedBy, String why)
+      throws IOException {
+    Object r =
+        invoke(
+            "restore",
+            new Object[] {pool, force, requestedBy, why},
+            new String[] {
+              String.class.getName(),
+              boolean.class.getName(),
+              String.class.getName(),
+              String.class.getName()
+            });
+    List<ResizeResult> out = new ArrayList<>();
+    for (String line : String.valueOf(r).split("\n")) out.add(ResizeResult.parse(line));
+    return out;
+  }
+
+  /**
+   * Puts back one pool's original sizes: the first result of {@link #restoreAll} (the only one for
+   * a pool's name).
+   */
+  public ResizeResult restore(String pool) throws IOException {
+    return restoreAll(pool, false, "tine top --restore", "restore").get(0);
+  }
+
+  private Object invoke(String op, Object[] args, String[] sig) throws IOException {
+    try {
+      return mbs.invoke(name(AGENT), op, args, sig);
+    } catch (javax.management.InstanceNotFoundException e) {
+      throw new IOException("the agent is not running in pid " + pid + " (stopped?)", e);
+    } catch (javax.management.JMException e) {
+      throw new IOException(e.getMessage(), e);
     }
   }
 

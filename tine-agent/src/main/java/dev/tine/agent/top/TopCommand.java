@@ -1,5 +1,6 @@
 package dev.tine.agent.top;
 
+import dev.tine.agent.resize.ResizeResult;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -46,6 +47,18 @@ import picocli.CommandLine.Spec;
       "Java 21+ and has the heap headroom, and loads the agent with the Attach",
       "API (JDK 21+ then prints a warning in the target; JEP 451 will disallow",
       "it by default). The agent stays after top exits; --stop-agent ends it.",
+      "",
+      "--resize POOL=N sets a pool's effective size (the threads that may run",
+      "its tasks: a fixed pool's core and maximum, a handing-over or bounded",
+      "pool's maximum, Tomcat's and Jetty's maxThreads, Undertow's workerThreads),",
+      "says from what to what and how to undo it, and exits. --restore POOL (or",
+      "all) puts back the sizes from before the agent's first change; so does",
+      "--stop-agent. They never load the agent. Refused, with the reason: a",
+      "ForkJoinPool, a Netty group, virtual threads, a WorkStealingPool, a",
+      "self-sizing MeasuredExecutor, a single-thread pool (unless --force), and a",
+      "pool another tool resized since the agent last looked (unless --force).",
+      "The target logs each change (System.getLogger(\"dev.tine.agent\"), else",
+      "stderr) and records a JFR event dev.tine.agent.PoolResized.",
       ""
     })
 public final class TopCommand implements Callable<Integer> {
@@ -109,6 +122,34 @@ public final class TopCommand implements Callable<Integer> {
       description = "Stop the agent in the target (original bytecode back) and exit.")
   boolean stopAgent;
 
+  @Option(
+      names = "--resize",
+      paramLabel = "POOL=N",
+      description =
+          "Set the pool's size to N and exit (POOL as top names it, #id, or a unique prefix);"
+              + " may repeat. Never loads the agent.")
+  List<String> resize = new ArrayList<>();
+
+  @Option(
+      names = "--restore",
+      paramLabel = "POOL",
+      description =
+          "Put back the pool's original size (all: every pool the agent resized) and exit; may"
+              + " repeat.")
+  List<String> restore = new ArrayList<>();
+
+  @Option(
+      names = "--force",
+      description =
+          "With --resize/--restore: also a pool another tool resized, or a single-thread pool.")
+  boolean force;
+
+  @Option(
+      names = "--why",
+      paramLabel = "TEXT",
+      description = "With --resize/--restore: the reason, for the target's log and JFR event.")
+  String why;
+
   private long attachStart, attachMillis, agentReady;
 
   @Override
@@ -119,6 +160,35 @@ public final class TopCommand implements Callable<Integer> {
       return 2;
     }
     if (once) count = 1;
+    boolean resizing = !resize.isEmpty() || !restore.isEmpty();
+    List<String[]> sizes = new ArrayList<>();
+    for (String r : resize) {
+      int eq = r.lastIndexOf('=');
+      String bad = null;
+      if (eq <= 0) bad = "--resize wants POOL=N, was '" + r + "'";
+      else {
+        try {
+          long n = Long.parseLong(r.substring(eq + 1).trim());
+          bad = ResizeResult.checkSize(n);
+          if (bad != null) bad = r.substring(0, eq) + ": " + bad;
+        } catch (NumberFormatException e) {
+          bad = "--resize " + r + ": the size is not a whole number";
+        }
+      }
+      if (bad != null) {
+        err.println("tine top: " + bad + " (nothing changed)");
+        return ResizeResult.BAD_INPUT;
+      }
+      sizes.add(new String[] {r.substring(0, eq), r.substring(eq + 1).trim()});
+    }
+    if (resizing && stopAgent) {
+      err.println("tine top: --resize/--restore and --stop-agent: one at a time (nothing changed)");
+      return ResizeResult.BAD_INPUT;
+    }
+    if (force && !resizing) {
+      err.println("tine top: --force goes with --resize or --restore");
+      return ResizeResult.BAD_INPUT;
+    }
     Path jar;
     try {
       jar = AgentJar.locate(agentJar);
@@ -135,15 +205,21 @@ public final class TopCommand implements Callable<Integer> {
               pid,
               jar,
               agentOptions,
-              stopAgent ? AttachClient.Mode.EXISTING : AttachClient.Mode.LOAD);
+              stopAgent || resizing ? AttachClient.Mode.EXISTING : AttachClient.Mode.LOAD);
     } catch (AttachClient.AttachProblem e) {
       err.println("tine top: " + e.getMessage());
-      return e.exitCode;
+      // stopping an agent that does not run is done
+      return stopAgent && e.exitCode == ResizeResult.NO_AGENT ? 0 : e.exitCode;
     }
     attachMillis = client.attachMillis;
     agentReady = client.agentReadyNanos;
     try (client) {
+      if (resizing) return resize(client, sizes, out, err);
       if (stopAgent) {
+        for (ResizeResult r :
+            client.restoreAll("all", false, "tine top --stop-agent", "the agent stops")) {
+          if (r.changed() || !r.ok()) (r.ok() ? out : err).println(r.message());
+        }
         client.stopAgent();
         err.println("tine top: agent in pid " + pid + " stopped");
         return 0;
@@ -205,6 +281,39 @@ public final class TopCommand implements Callable<Integer> {
       err.println("tine top: lost the connection to pid " + pid + ": " + e.getMessage());
       return 1;
     }
+  }
+
+  /**
+   * {@code --resize} and {@code --restore}, in the order given: one line each (what changed on
+   * standard output, a refusal on standard error); the exit code is the first refusal's.
+   */
+  private int resize(AttachClient client, List<String[]> sizes, PrintWriter out, PrintWriter err)
+      throws IOException {
+    String by =
+        "tine top (pid "
+            + ProcessHandle.current().pid()
+            + ", user "
+            + System.getProperty("user.name")
+            + ")";
+    int code = 0;
+    List<ResizeResult> results = new ArrayList<>();
+    for (String[] r : sizes)
+      results.add(
+          client.resize(
+              r[0],
+              Integer.parseInt(r[1]),
+              by,
+              why != null ? why : "--resize " + r[0] + "=" + r[1],
+              force));
+    for (String p : restore)
+      results.addAll(client.restoreAll(p, force, by, why != null ? why : "--restore " + p));
+    for (ResizeResult r : results) {
+      (r.ok() ? out : err).println((r.ok() ? "" : "tine top: ") + r.message());
+      if (!r.ok() && code == 0) code = r.exitCode();
+    }
+    out.flush();
+    err.flush();
+    return code;
   }
 
   /**

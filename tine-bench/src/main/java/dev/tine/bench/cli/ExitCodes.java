@@ -1,5 +1,6 @@
 package dev.tine.bench.cli;
 
+import dev.tine.agent.resize.ResizeResult;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -33,14 +34,34 @@ final class ExitCodes {
   static Map<String, String> top() {
     Map<String, String> m = new LinkedHashMap<>();
     m.put("0", "done (also: the target exited, or --stop-agent found no agent)");
-    m.put("1", "could not attach or load the agent, or lost the connection");
-    m.put("2", "bad input (one line on stderr)");
+    m.put(
+        "1",
+        "could not attach or load the agent, or lost the connection; --resize: the pool refused"
+            + " the size (put back as it was)");
+    m.put(
+        "2",
+        "bad input, e.g. a size below 1 or above "
+            + ResizeResult.MAX_SIZE
+            + " (one line on stderr)");
     m.put("3", "no process with that pid");
     m.put("4", "the process belongs to another user");
     m.put("5", "the process is not a Java virtual machine");
     m.put(
         "6",
         "not loading the agent: the target's Java is too old, or its heap has too little room");
+    m.put(
+        Integer.toString(ResizeResult.NOT_RESIZABLE),
+        "--resize/--restore: the pool's size cannot be set at run time (the reason on stderr)");
+    m.put(
+        Integer.toString(ResizeResult.NO_SUCH_POOL),
+        "--resize/--restore: no pool of that name (or the prefix names several)");
+    m.put(
+        Integer.toString(ResizeResult.RESIZED_BY_ANOTHER),
+        "--resize/--restore: another tool resized the pool since the agent last looked"
+            + " (--force overrides)");
+    m.put(
+        Integer.toString(ResizeResult.NO_AGENT),
+        "--resize/--restore: no agent runs in the target (none is loaded; nothing changed)");
     return m;
   }
 
