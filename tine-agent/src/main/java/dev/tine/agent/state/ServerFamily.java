@@ -25,5 +25,7 @@ public interface ServerFamily {
    * How the pool's effective size is set at run time, or why it cannot be (see {@link
    * SizeControl}).
    */
-  Sizing sizing(Object pool);
+  default Sizing sizing(Object pool) {
+    return Sizing.refuse(label() + ": its size cannot be set at run time");
+  }
 }

@@ -69,6 +69,8 @@ public final class Tuner {
    */
   static final double CPU_BOUND_SHARE = PoolSizeAdvisor.DEFAULT_TARGET_UTILIZATION;
 
+  static final String MEASURED_EXECUTOR = "dev.tine.executor.MeasuredExecutor";
+
   /** The options of one {@code tine tune}. */
   public record Options(int min, int max, double targetWaitMs, boolean apply) {
     public Options {
@@ -149,7 +151,18 @@ public final class Tuner {
       String no = target.notResizable(w);
       if (no != null) {
         t.stopped = true;
-        return List.of(new Decision(nowMillis, w.pool(), Action.REFUSED, w.size(), -1, no));
+        // A MeasuredExecutor that sizes itself runs this loop's job every tick, from its own
+        // figures: tune leaves it to that (and a second loop would fight it).
+        boolean selfSizing =
+            w.poolClass().startsWith(MEASURED_EXECUTOR) && no.contains("selfSizing");
+        return List.of(
+            new Decision(
+                nowMillis,
+                w.pool(),
+                selfSizing ? Action.SELF_SIZING : Action.REFUSED,
+                w.size(),
+                -1,
+                selfSizing ? no + "; tine tune uses that self-sizing and sets nothing" : no));
       }
       t.original = t.current = t.passed = w.size();
     }
