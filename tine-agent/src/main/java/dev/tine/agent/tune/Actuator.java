@@ -7,13 +7,18 @@ package dev.tine.agent.tune;
  */
 public interface Actuator {
   /** What the target answered: done (with the size before), or refused, with why in one line. */
-  record Outcome(boolean done, int from, int to, String message) {
+  record Outcome(boolean done, int from, int to, String message, boolean resizedByOther) {
     public static Outcome done(int from, int to, String message) {
-      return new Outcome(true, from, to, message);
+      return new Outcome(true, from, to, message, false);
     }
 
     public static Outcome refused(String why) {
-      return new Outcome(false, -1, -1, why);
+      return new Outcome(false, -1, -1, why, false);
+    }
+
+    /** Refused because someone else resized the pool since the agent last looked. */
+    public static Outcome resizedByOther(String why) {
+      return new Outcome(false, -1, -1, why, true);
     }
   }
 

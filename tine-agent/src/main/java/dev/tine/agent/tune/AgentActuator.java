@@ -51,7 +51,10 @@ final class AgentActuator implements Actuator {
   }
 
   private static Outcome outcome(ResizeResult r) {
-    return r.ok() ? Outcome.done(r.from(), r.to(), r.message()) : Outcome.refused(r.message());
+    if (r.ok()) return Outcome.done(r.from(), r.to(), r.message());
+    return r.exitCode() == ResizeResult.RESIZED_BY_ANOTHER
+        ? Outcome.resizedByOther(r.message())
+        : Outcome.refused(r.message());
   }
 
   @Override

@@ -32,6 +32,8 @@ public record Decision(long atMillis, String pool, Action action, int from, int 
     BACKED_OFF("backs off"),
     /** The pool's size cannot be set, or the target refused the change. */
     REFUSED("leaves"),
+    /** A settled window, and why nothing changed ({@code --verbose}). */
+    HOLD("holds"),
     /** The pool sizes itself ({@code MeasuredExecutor}'s self-sizing): tune uses that. */
     SELF_SIZING("self-sizing");
 

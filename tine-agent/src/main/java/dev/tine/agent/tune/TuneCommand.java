@@ -112,6 +112,11 @@ public final class TuneCommand implements Callable<Integer> {
   @Option(names = "--json", description = "One JSON object per decision (one line each).")
   boolean json;
 
+  @Option(
+      names = "--verbose",
+      description = "Also a line for each settled window that changed nothing, and why.")
+  boolean verbose;
+
   @Option(names = "--all", description = "Also tune the RMI/JMX pools tune's own connection uses.")
   boolean all;
 
@@ -163,6 +168,7 @@ public final class TuneCommand implements Callable<Integer> {
         return ResizeResult.NO_SUCH_POOL;
       }
       tuner = new Tuner(options, Math.round((Double.isNaN(tick) ? 1 : tick) * 1000));
+      tuner.explain(verbose);
       actuator = new AgentActuator(client, System.currentTimeMillis());
       err.println(
           String.format(
@@ -182,8 +188,10 @@ public final class TuneCommand implements Callable<Integer> {
       try {
         while (count < 0 || readings < count) {
           List<Map<String, Object>> pools = chosen(client.pools());
+          double targetLoad = PoolWindow.num(client.agent().get("ProcessCpuLoad"));
           synchronized (lock) {
             if (finished) break;
+            tuner.otherCpuCores(others.add(machineLoad(), targetLoad, cores, window));
             for (Map<String, Object> p : pools) {
               PoolWindow w = PoolWindow.fromAttributes(p, cores);
               actuator.read(w.id(), p);
@@ -223,6 +231,34 @@ public final class TuneCommand implements Callable<Integer> {
   }
 
   private String unknownPool;
+
+  private final OtherLoad others = new OtherLoad();
+
+  /**
+   * The cores other processes than the target kept busy, averaged over the agent's window: the
+   * machine's CPU load (read here: tune runs on the target's machine, attach is local) less the
+   * target's.
+   */
+  static final class OtherLoad {
+    private final java.util.ArrayDeque<double[]> samples = new java.util.ArrayDeque<>();
+
+    double add(double machine, double target, int cores, double windowSeconds) {
+      long now = System.nanoTime();
+      if (machine >= 0 && target >= 0)
+        samples.addLast(new double[] {now, Math.max(0, machine - target) * cores});
+      while (!samples.isEmpty() && now - samples.peekFirst()[0] > windowSeconds * 1e9)
+        samples.removeFirst();
+      if (samples.isEmpty()) return Double.NaN;
+      double sum = 0;
+      for (double[] s : samples) sum += s[1];
+      return sum / samples.size();
+    }
+  }
+
+  private static double machineLoad() {
+    var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+    return os instanceof com.sun.management.OperatingSystemMXBean o ? o.getCpuLoad() : -1;
+  }
 
   /**
    * The pools asked for (all visible ones by default), or null if a name matches none (or a prefix

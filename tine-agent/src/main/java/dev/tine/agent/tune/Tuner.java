@@ -116,6 +116,12 @@ public final class Tuner {
     }
   }
 
+  /**
+   * Cores busy with other processes than the target (NaN: not known): a CPU-bound pool on a shared
+   * machine gets only what they leave it.
+   */
+  private double otherCpuCores = Double.NaN;
+
   private final Options options;
   private final long settleMillis;
   private final Map<String, Track> tracks = new LinkedHashMap<>();
@@ -128,6 +134,18 @@ public final class Tuner {
   public Tuner(Options options, long settleMillis) {
     this.options = options;
     this.settleMillis = settleMillis;
+  }
+
+  private boolean explain;
+
+  /** Also returns a {@link Action#HOLD} for each settled window that changed nothing. */
+  public void explain(boolean on) {
+    this.explain = on;
+  }
+
+  /** Sets the cores other processes than the target keep busy now (NaN: not known). */
+  public void otherCpuCores(double cores) {
+    this.otherCpuCores = cores;
   }
 
   /** The pools tune changed, by name: original size and the last size that passed its check. */
@@ -208,13 +226,16 @@ public final class Tuner {
     Proposal p = propose(t, w);
     Proposal prev = t.pending;
     t.pending = p;
-    if (p == null || prev == null || p.direction() == 0 || prev.direction() != p.direction())
-      return List.of();
+    if (p == null) return hold(t, w, nowMillis, "nothing to size from (no request finished)");
+    if (p.direction() == 0) return hold(t, w, nowMillis, "no change wanted: " + p.why());
+    if (prev == null || prev.direction() != p.direction())
+      return hold(t, w, nowMillis, "waits for a second window that agrees: " + p.why());
     if (t.lastDirection != 0
         && p.direction() != t.lastDirection
-        && t.windowsSinceChange < REVERSAL_COOLDOWN_WINDOWS) return List.of();
+        && t.windowsSinceChange < REVERSAL_COOLDOWN_WINDOWS)
+      return hold(t, w, nowMillis, "cool-down before a reversal: " + p.why());
     int to = p.direction() > 0 ? Math.min(prev.size(), p.size()) : Math.max(prev.size(), p.size());
-    if (to == t.current) return List.of();
+    if (to == t.current) return hold(t, w, nowMillis, "no change wanted: " + p.why());
     String why =
         p.why()
             + String.format(
@@ -226,7 +247,16 @@ public final class Tuner {
     Actuator.Outcome o = target.resize(w, to, "tine tune: " + why);
     if (!o.done()) {
       t.stopped = true;
-      return List.of(new Decision(nowMillis, w.pool(), Action.REFUSED, t.current, to, o.message()));
+      return List.of(
+          new Decision(
+              nowMillis,
+              w.pool(),
+              o.resizedByOther() ? Action.BACKED_OFF : Action.REFUSED,
+              t.current,
+              to,
+              o.resizedByOther()
+                  ? o.message() + "; tune leaves this pool alone from now on"
+                  : o.message()));
     }
     int from = t.current;
     t.before1 = t.previousWindow;
@@ -239,6 +269,12 @@ public final class Tuner {
     t.lastDirection = p.direction();
     t.windowsSinceChange = 0;
     return List.of(new Decision(nowMillis, w.pool(), Action.RESIZED, from, to, why));
+  }
+
+  private List<Decision> hold(Track t, PoolWindow w, long nowMillis, String why) {
+    return explain
+        ? List.of(new Decision(nowMillis, w.pool(), Action.HOLD, t.current, -1, why))
+        : List.of();
   }
 
   /**
@@ -333,12 +369,8 @@ public final class Tuner {
     }
     if (change.direction() > 0) {
       double wb = (b1.waitP90Ms() + b2.waitP90Ms()) / 2, wa = (a1.waitP90Ms() + a2.waitP90Ms()) / 2;
-      boolean cutWait =
-          wa
-              < wb
-                  - Math.max(
-                      WAIT_ALLOWANCE * wb,
-                      SPREAD_ALLOWANCE * Math.abs(b1.waitP90Ms() - b2.waitP90Ms()));
+      // helped: the p90 wait fell by more than the allowance's share, or meets the target now
+      boolean cutWait = wa <= (1 - WAIT_ALLOWANCE) * wb || wa <= change.targetMs();
       boolean moreThroughput = xa > xb + allowX;
       if (!cutWait && !moreThroughput) {
         t.stopped = true;
@@ -400,19 +432,29 @@ public final class Tuner {
     // blocking: W is what remains after that.
     double c = w.cpuPerTaskMs();
     double cpuCores = Double.isNaN(c) ? Double.NaN : w.completionRate() * c / 1000.0;
-    boolean cpuBound = cpuCores >= CPU_BOUND_SHARE * w.cores() && c > 0;
+    // the cores the pool could have had: the machine's, less what other processes kept busy
+    double available =
+        Double.isNaN(otherCpuCores)
+            ? w.cores()
+            : Math.max(Math.min(cpuCores, w.cores()), w.cores() - otherCpuCores);
+    boolean cpuBound = cpuCores >= CPU_BOUND_SHARE * available && c > 0;
     double cap = Double.POSITIVE_INFINITY;
     String capWords = "";
+    int busy = w.busy();
     if (cpuBound) {
       double inService = w.completionRate() * w.serviceMs() / 1000.0;
-      double blocked = Math.max(0, w.serviceMs() - c * Math.max(1, inService / w.cores()));
+      double blocked = Math.max(0, w.serviceMs() - c * Math.max(1, inService / available));
       cap = w.cores() * CPU_BOUND_SHARE * (1 + blocked / c);
+      // The threads busy now, in a CPU-bound pool, are mostly waiting for a CPU: the ones doing
+      // work are those on a CPU or blocked, λ·(C + W) by Little's law.
+      busy = Math.min(busy, (int) Math.ceil(w.completionRate() * (c + blocked) / 1000.0 - 1e-9));
       capWords =
           String.format(
               Locale.ROOT,
-              "; CPU-bound: %.2f of %d cores, W/C %.3f/%.3f ms, Goetz %d×%.1f×(1+W/C) = %.1f",
+              "; CPU-bound: %.2f of %.2f cores free to it, W/C %.3f/%.3f ms, Goetz"
+                  + " %d×%.1f×(1+W/C) = %.1f",
               cpuCores,
-              w.cores(),
+              available,
               blocked,
               c,
               w.cores(),
@@ -420,9 +462,9 @@ public final class Tuner {
               cap);
     }
     int wanted = (int) Math.min(advised, Math.ceil(cap - 1e-9));
-    int low = Math.max(options.min(), w.busy()), high = options.max();
+    int low = Math.max(options.min(), busy), high = options.max();
     int size = Math.max(Math.min(wanted, high), Math.min(low, high));
-    if (w.busy() > size) size = Math.min(w.busy(), Math.max(current, size)); // never below busy
+    if (busy > size) size = Math.min(busy, Math.max(current, size)); // never below busy
     String figures =
         String.format(
             Locale.ROOT,
@@ -434,7 +476,7 @@ public final class Tuner {
             w.arrivalRate(),
             w.serviceMs(),
             w.waitP99Ms(),
-            w.busy(),
+            busy,
             advice,
             capWords);
     int direction = 0;

@@ -146,4 +146,172 @@ class TuneIT {
   void anUndersizedTomcatIsGrownUntilItsRequestsWaitFiveTimesLess() throws Exception {
     undersized(TomcatServer.class, List.of("2"), "tomcat-exec", false, 16);
   }
+
+  @Test
+  void anUndersizedJettyQueuedThreadPoolIsGrownToo() throws Exception {
+    undersized(JettyServer.class, List.of("6"), "jetty-qtp", false, 16);
+  }
+
+  @Test
+  void anUndersizedUndertowWorkerPoolIsGrownToo() throws Exception {
+    undersized(UndertowServer.class, List.of("2"), "XNIO-1 task", true, 16);
+  }
+
+  /** The target's CPU time so far (ms), from /proc (Linux): utime + stime at 100 ticks a second. */
+  static long processCpuMs(long pid) throws Exception {
+    String stat = java.nio.file.Files.readString(java.nio.file.Path.of("/proc", "" + pid, "stat"));
+    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+    return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10;
+  }
+
+  /** The CPU-bound pool's throughput over {@code seconds}: per second, and per CPU-second. */
+  static double[] cpuThroughput(ServerProcess server, long pid, int seconds) throws Exception {
+    long from = System.currentTimeMillis() + 200;
+    Thread.sleep(200);
+    long cpu0 = processCpuMs(pid);
+    Thread.sleep(seconds * 1000L);
+    long cpu1 = processCpuMs(pid);
+    Thread.sleep(300);
+    Truth t = truth(server, from, from + seconds * 1000L);
+    return new double[] {t.rate(), t.requests() * 1000.0 / Math.max(1, cpu1 - cpu0), t.p99()};
+  }
+
+  /**
+   * 64 threads on the machine's 2 cores, 64 CPU-bound tasks circulating: tune shrinks the pool to
+   * what the CPUs serve, and the throughput (the pool's own log, per second of CPU the process got,
+   * since the box is shared) stays within 5% or improves.
+   */
+  @Test
+  void anOversizedCpuBoundPoolIsShrunkAndKeepsItsThroughput() throws Exception {
+    try (ServerProcess server =
+        new ServerProcess(Mode.AT_START, CpuPoolServer.class, List.of("64", "64", "300000"))) {
+      long pid = Long.parseLong(server.expect("PORT", 60).split(" ")[3]);
+      try (AttachClient agent =
+          AttachClient.attach(pid, ServerHarness.agentJar(), null, AttachClient.Mode.EXISTING)) {
+        Thread.sleep(2000);
+        double[] before = cpuThroughput(server, pid, 5);
+        List<String> lines;
+        try (TuneRun tune =
+            new TuneRun(
+                Long.toString(pid), "cpu-pool", "--max", "64", "--apply", "--count", "200")) {
+          lines = tuneUntilSettled(tune);
+          double[] after = cpuThroughput(server, pid, 5);
+          int size = ((Number) pool(agent, "cpu-pool").get("CurrentSize")).intValue();
+          String report =
+              String.format(
+                  Locale.ROOT,
+                  "CPU-bound pool: 64 → %d threads; before %.0f tasks/s, %.0f per CPU-second; after"
+                      + " %.0f tasks/s, %.0f per CPU-second (%.3f×, raw %.3f×)",
+                  size,
+                  before[0],
+                  before[1],
+                  after[0],
+                  after[1],
+                  after[1] / before[1],
+                  after[0] / before[0]);
+          System.out.println(report);
+          tune.close();
+          assertEquals(0, tune.waitFor(30), "stderr " + tune.err);
+          String all = String.join("\n", tune.lines);
+          assertTrue(lines.stream().anyMatch(l -> l.contains(" resized cpu-pool 64 → ")), all);
+          assertTrue(size < 64, report + "\n" + all);
+          assertTrue(after[1] >= 0.95 * before[1], report + "\n" + all);
+        }
+      }
+    }
+  }
+
+  /**
+   * Tomcat with 4 threads, 2 clients always and 14 more in bursts of 6 s every 12 s, five times:
+   * tune grows the pool for the bursts and does not shrink it in each lull and grow it again (no
+   * flapping): its changes are listed; at most one change of direction, no more changes than
+   * bursts.
+   */
+  @Test
+  void burstyLoadDoesNotMakeTheSizeFlap() throws Exception {
+    try (ServerProcess server =
+        new ServerProcess(Mode.AT_START, TomcatServer.class, List.of("4"))) {
+      String[] hello = server.expect("PORT", 60).split(" ");
+      int port = Integer.parseInt(hello[1]);
+      long pid = Long.parseLong(hello[3]);
+      try (HttpLoad base = new HttpLoad(port, 2, 5_000, 2_000, false);
+          TuneRun tune =
+              new TuneRun(
+                  Long.toString(pid), "tomcat-exec", "--max", "64", "--apply", "--count", "200")) {
+        List<Truth> bursts = new ArrayList<>(), lulls = new ArrayList<>();
+        for (int b = 0; b < 5; b++) {
+          try (HttpLoad burst = new HttpLoad(port, 14, 5_000, 2_000, false)) {
+            bursts.add(measure(server, 6));
+          }
+          lulls.add(measure(server, 6));
+        }
+        tune.close();
+        assertEquals(0, tune.waitFor(30), "stderr " + tune.err);
+        List<int[]> changes = new ArrayList<>();
+        for (String l : tune.lines) {
+          java.util.regex.Matcher m =
+              java.util.regex.Pattern.compile(
+                      " (resized|restored|stepped back) tomcat-exec (\\d+) → (\\d+)")
+                  .matcher(l);
+          if (m.find())
+            changes.add(new int[] {Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3))});
+        }
+        int reversals = 0;
+        for (int i = 1; i < changes.size(); i++) {
+          int d0 = Integer.signum(changes.get(i - 1)[1] - changes.get(i - 1)[0]);
+          int d1 = Integer.signum(changes.get(i)[1] - changes.get(i)[0]);
+          if (d0 != d1) reversals++;
+        }
+        String all = String.join("\n", tune.lines);
+        System.out.println("bursts: " + bursts + "\nlulls: " + lulls + "\nchanges:\n" + all);
+        assertEquals(0, base.wrong.get());
+        assertTrue(changes.size() <= 5, "more changes than bursts:\n" + all);
+        assertTrue(reversals <= 1, reversals + " changes of direction:\n" + all);
+      }
+    }
+  }
+
+  /**
+   * Refusals, each in one line, nothing changed: Netty's event-executor group (its nThreads is
+   * fixed), a ForkJoinPool (its parallelism), and a pool another thread of the application resizes
+   * while tune runs (tune backs off and says so).
+   */
+  @Test
+  void refusesNettyAndForkJoinPoolsAndBacksOffAPoolSomeoneElseResizes() throws Exception {
+    try (ServerProcess netty = new ServerProcess(Mode.AT_START, NettyServer.class, List.of("2"))) {
+      String[] hello = netty.expect("PORT", 60).split(" ");
+      long pid = Long.parseLong(hello[3]);
+      try (HttpLoad load = new HttpLoad(Integer.parseInt(hello[1]), 8, 5_000, 2_000, false);
+          TuneRun tune =
+              new TuneRun(
+                  Long.toString(pid), "netty-app", "--max", "64", "--apply", "--count", "8")) {
+        assertEquals(0, tune.waitFor(60), "stderr " + tune.err);
+        String all = String.join("\n", tune.lines);
+        assertEquals(1, tune.with(" leaves netty-app").size(), all);
+        assertEquals(0, tune.with(" resized ").size(), all);
+      }
+    }
+    try (ServerProcess app = new ServerProcess(Mode.AT_START, RefusalScenario.class, List.of())) {
+      long pid = Long.parseLong(app.expect("PORT", 60).split(" ")[3]);
+      try (AttachClient agent =
+              AttachClient.attach(pid, ServerHarness.agentJar(), null, AttachClient.Mode.EXISTING);
+          TuneRun tune =
+              new TuneRun(Long.toString(pid), "--max", "64", "--apply", "--count", "40")) {
+        assertTrue(tune.next(" leaves ForkJoinPool", 30) != null, "FJP: " + tune.lines + tune.err);
+        Thread.sleep(4000);
+        app.ask("resize 11", "RESIZED");
+        String off = tune.next(" backs off busy-pool", 30);
+        assertTrue(off != null, "no back-off: " + tune.lines);
+        int at = tune.lines.indexOf(off);
+        Thread.sleep(8000);
+        tune.close();
+        tune.waitFor(30);
+        String all = String.join("\n", tune.lines);
+        System.out.println(all);
+        for (String l : tune.lines.subList(at + 1, tune.lines.size()))
+          assertTrue(!l.contains("busy-pool"), "tune acted after backing off:\n" + all);
+        assertEquals(6, ((Number) pool(agent, "busy-pool").get("CurrentSize")).intValue(), all);
+      }
+    }
+  }
 }

@@ -358,15 +358,36 @@ class TunerTest {
     FakeTarget f = new FakeTarget(64);
     Tuner t = tuner(1, 64, true);
     // 1 ms of CPU a task, 2000 tasks/s on 2 cores, S = 32 ms, 128 tasks present
-    feed(t, f, window(0, 64, 1990, 32, 30, 40, 128, 2, 1.0));
-    Decision d = feed(t, f, window(1, 64, 1995, 32, 30, 40, 128, 2, 1.0)).get(0);
+    feed(t, f, window(0, 64, 1990, 32, 30, 40, 128, 64, 1.0));
+    Decision d = feed(t, f, window(1, 64, 1995, 32, 30, 40, 128, 64, 1.0)).get(0);
     System.out.println(d.line());
-    assertEquals(2, d.to(), d.line());
+    // Goetz: 2 × 0.8 × (1 + 0.08/1) = 1.7; the threads doing work, λ·(C + W) = 2.15: 3
+    assertEquals(3, d.to(), d.line());
     assertTrue(d.why().contains("CPU-bound"), d.why());
     // after: the same throughput, S back to C, the wait in the queue now: the response decides
     feed(t, f, window(3, 2, 2000, 1.0, 60, 70, 128, 2, 1.0));
     List<Decision> k = feed(t, f, window(4, 2, 2001, 1.0, 60, 70, 128, 2, 1.0));
     assertEquals(Action.KEPT, k.get(0).action(), "" + k);
+  }
+
+  /**
+   * The same pool on a machine where other processes keep one of the two cores busy: it gets one
+   * core (1000 tasks/s of 1 ms), and S is 64 ms. Told of the other load, tune sees it CPU-bound;
+   * not told, it takes the pool for one that blocks half the time, and leaves it.
+   */
+  @Test
+  void aCpuBoundPoolOnASharedMachineIsJudgedByTheCoresLeftToIt() {
+    FakeTarget f = new FakeTarget(64);
+    Tuner t = tuner(1, 64, true);
+    t.otherCpuCores(1.0);
+    feed(t, f, window(0, 64, 1000, 64, 30, 40, 64, 64, 1.0));
+    Decision d = feed(t, f, window(1, 64, 1000, 64, 30, 40, 64, 64, 1.0)).get(0);
+    System.out.println(d.line());
+    assertTrue(d.to() <= 3 && d.why().contains("CPU-bound: 1.00 of 1.00 cores"), d.line());
+    FakeTarget g = new FakeTarget(64);
+    Tuner u = tuner(1, 64, true);
+    feed(u, g, window(0, 64, 1000, 64, 30, 40, 64, 64, 1.0));
+    assertEquals(List.of(), feed(u, g, window(1, 64, 1000, 64, 30, 40, 64, 64, 1.0)));
   }
 
   @Test
