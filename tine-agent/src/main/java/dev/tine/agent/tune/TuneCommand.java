@@ -138,9 +138,9 @@ public final class TuneCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut(), err = spec.commandLine().getErr();
     Tuner.Options options;
     try {
-      options = new Tuner.Options(min, max, targetWaitMs, apply);
       String bad = ResizeResult.checkSize(max);
       if (bad != null) throw new IllegalArgumentException("--max: " + bad);
+      options = new Tuner.Options(min, max, targetWaitMs, apply);
       if (!(interval > 0)) throw new IllegalArgumentException("--interval must be positive");
       if (restoreOnExit && !apply)
         throw new IllegalArgumentException("--restore-on-exit goes with --apply");
@@ -192,6 +192,9 @@ public final class TuneCommand implements Callable<Integer> {
           synchronized (lock) {
             if (finished) break;
             tuner.otherCpuCores(others.add(machineLoad(), targetLoad, cores, window));
+            tuner.loadAverage(
+                java.lang.management.ManagementFactory.getOperatingSystemMXBean()
+                    .getSystemLoadAverage());
             for (Map<String, Object> p : pools) {
               PoolWindow w = PoolWindow.fromAttributes(p, cores);
               actuator.read(w.id(), p);
@@ -342,9 +345,9 @@ public final class TuneCommand implements Callable<Integer> {
                 new Decision(
                     now,
                     pool,
-                    Decision.Action.RESTORED,
+                    o.done() ? Decision.Action.RESTORED : Decision.Action.REFUSED,
                     current,
-                    original,
+                    o.done() ? original : -1,
                     (restoreOnExit
                             ? "on exit, as --restore-on-exit asks"
                             : "on exit: no change passed its check")

@@ -48,6 +48,12 @@ public final class Tuner {
    */
   static final int REVERSAL_COOLDOWN_WINDOWS = 4;
 
+  /**
+   * A shrink goes no lower than what any of this many settled windows before it wanted: a lull
+   * shorter than that (between bursts) does not shrink the pool the next burst needs.
+   */
+  static final int SHRINK_LOOKBACK_WINDOWS = 6;
+
   /** Throughput may fall this share, at least, before it counts as a drop (the 5%). */
   static final double THROUGHPUT_ALLOWANCE = 0.05;
 
@@ -99,15 +105,26 @@ public final class Tuner {
     PoolWindow lastUsed;
     PoolWindow previousWindow;
     Proposal pending;
+
+    /** The sizes the last {@link #SHRINK_LOOKBACK_WINDOWS} settled windows wanted, newest last. */
+    final java.util.ArrayDeque<Integer> wanted = new java.util.ArrayDeque<>();
+
     long changedAtMillis = Long.MIN_VALUE;
     int lastDirection;
     int windowsSinceChange;
     boolean stopped;
 
+    /** Someone else resized the pool: its size is theirs, tune does not touch it again. */
+    boolean backedOff;
+
     /** Set while a change is on probation: the two windows before it, and the one after. */
     PoolWindow before1, before2;
 
     int beforeSize;
+
+    /** Checks put off because the load fell after the change. */
+    int postponed;
+
     Proposal change;
     final List<PoolWindow> after = new ArrayList<>();
 
@@ -121,6 +138,9 @@ public final class Tuner {
    * machine gets only what they leave it.
    */
   private double otherCpuCores = Double.NaN;
+
+  /** The machine's run queue (load average; NaN: not known): threads that run or wait for a CPU. */
+  private double loadAverage = Double.NaN;
 
   private final Options options;
   private final long settleMillis;
@@ -148,11 +168,16 @@ public final class Tuner {
     this.otherCpuCores = cores;
   }
 
+  /** Sets the machine's load average, its run queue (NaN: not known). */
+  public void loadAverage(double load) {
+    this.loadAverage = load;
+  }
+
   /** The pools tune changed, by name: original size and the last size that passed its check. */
   public Map<String, int[]> changed() {
     Map<String, int[]> m = new LinkedHashMap<>();
     for (Track t : tracks.values()) {
-      if (t.original > 0 && t.current != t.original)
+      if (t.original > 0 && t.current != t.original && !t.backedOff)
         m.put(t.pool, new int[] {t.original, t.passed, t.current});
     }
     return m;
@@ -191,6 +216,7 @@ public final class Tuner {
             : null;
     if (other != null) {
       t.stopped = true;
+      t.backedOff = true;
       return List.of(
           new Decision(
               nowMillis,
@@ -205,6 +231,14 @@ public final class Tuner {
     t.previousWindow = t.lastUsed;
     t.lastUsed = w;
     t.windowsSinceChange++;
+    // what this window wants, and the most any window before it in the look-back wanted
+    Proposal p = propose(t, w);
+    int lookback = 0;
+    for (int size : t.wanted) lookback = Math.max(lookback, size);
+    if (p != null) {
+      t.wanted.addLast(p.size());
+      if (t.wanted.size() > SHRINK_LOOKBACK_WINDOWS) t.wanted.removeFirst();
+    }
     if (t.change != null) {
       t.after.add(w);
       if (t.after.size() < AGREEING_WINDOWS) return List.of();
@@ -216,14 +250,14 @@ public final class Tuner {
       t.pending = first;
       List<Decision> out = new ArrayList<>();
       if (verdict != null) out.add(verdict);
-      out.addAll(decide(t, w, target, nowMillis));
+      out.addAll(decide(t, w, p, lookback, target, nowMillis));
       return out;
     }
-    return decide(t, w, target, nowMillis);
+    return decide(t, w, p, lookback, target, nowMillis);
   }
 
-  private List<Decision> decide(Track t, PoolWindow w, Actuator target, long nowMillis) {
-    Proposal p = propose(t, w);
+  private List<Decision> decide(
+      Track t, PoolWindow w, Proposal p, int lookback, Actuator target, long nowMillis) {
     Proposal prev = t.pending;
     t.pending = p;
     if (p == null) return hold(t, w, nowMillis, "nothing to size from (no request finished)");
@@ -235,6 +269,23 @@ public final class Tuner {
         && t.windowsSinceChange < REVERSAL_COOLDOWN_WINDOWS)
       return hold(t, w, nowMillis, "cool-down before a reversal: " + p.why());
     int to = p.direction() > 0 ? Math.min(prev.size(), p.size()) : Math.max(prev.size(), p.size());
+    if (p.direction() < 0
+        && t.current <= options.max()
+        && Math.max(to, lookback)
+            > t.current - Math.max(1, Math.ceil(SHRINK_DEAD_BAND * t.current)))
+      return hold(
+          t,
+          w,
+          nowMillis,
+          "a window of the last "
+              + SHRINK_LOOKBACK_WINDOWS
+              + " wanted "
+              + lookback
+              + ", within the dead band of "
+              + t.current
+              + ": "
+              + p.why());
+    if (p.direction() < 0) to = Math.max(to, Math.min(lookback, t.current));
     if (to == t.current) return hold(t, w, nowMillis, "no change wanted: " + p.why());
     String why =
         p.why()
@@ -247,6 +298,7 @@ public final class Tuner {
     Actuator.Outcome o = target.resize(w, to, "tine tune: " + why);
     if (!o.done()) {
       t.stopped = true;
+      t.backedOff = o.resizedByOther();
       return List.of(
           new Decision(
               nowMillis,
@@ -340,11 +392,29 @@ public final class Tuner {
                         THROUGHPUT_ALLOWANCE * lb,
                         SPREAD_ALLOWANCE * Math.abs(b1.littlesL() - b2.littlesL()))
             && Math.max(a1.waitP90Ms(), a2.waitP90Ms()) <= change.targetMs();
-    if (loadFell) {
+    if (loadFell && ++t.postponed * AGREEING_WINDOWS < SHRINK_LOOKBACK_WINDOWS) {
       t.change = change;
       t.after.clear();
       return null;
     }
+    if (loadFell) {
+      // the load stayed low for the look-back: the change cannot be judged, and it is not counted
+      // as passed (on exit the last size that passed comes back); the low load sizes the pool now
+      t.postponed = 0;
+      return new Decision(
+          nowMillis,
+          t.pool,
+          Action.HOLD,
+          t.current,
+          -1,
+          "the load fell after "
+              + t.beforeSize
+              + " → "
+              + t.current
+              + " and stayed low: the change is not judged; "
+              + figures);
+    }
+    t.postponed = 0;
     if (drop || rise) {
       t.stopped = true;
       Actuator.Outcome o =
@@ -441,9 +511,21 @@ public final class Tuner {
     double cap = Double.POSITIVE_INFINITY;
     String capWords = "";
     int busy = w.busy();
+    double inService = w.completionRate() * w.serviceMs() / 1000.0;
+    // A task's wait for a CPU, per ms of CPU it used: behind the pool's own busy threads on the
+    // cores left to it, or behind the machine's whole run queue (load average / cores), whichever
+    // is longer. What remains of S is blocking, Goetz's W.
+    double contention =
+        Math.max(
+            Math.max(1, inService / available),
+            Double.isNaN(loadAverage) ? 1 : loadAverage / w.cores());
+    double blockedEstimate = c > 0 ? Math.max(0, w.serviceMs() - c * contention) : Double.NaN;
+    // Where what remains of S after the wait for a CPU is under a quarter of C (Goetz's N within
+    // a quarter of Ncpu·U), the pool is CPU-bound even if other processes took the cores from it
+    // in this window
+    if (!cpuBound && c > 0 && blockedEstimate < 0.25 * c) cpuBound = true;
     if (cpuBound) {
-      double inService = w.completionRate() * w.serviceMs() / 1000.0;
-      double blocked = Math.max(0, w.serviceMs() - c * Math.max(1, inService / available));
+      double blocked = blockedEstimate;
       cap = w.cores() * CPU_BOUND_SHARE * (1 + blocked / c);
       // The threads busy now, in a CPU-bound pool, are mostly waiting for a CPU: the ones doing
       // work are those on a CPU or blocked, λ·(C + W) by Little's law.

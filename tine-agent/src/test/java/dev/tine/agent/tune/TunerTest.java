@@ -322,6 +322,21 @@ class TunerTest {
       if (n < 6) assertEquals(grown, g.size, "shrunk within the cool-down at window " + n);
     }
     System.out.println("burst then lull: " + all + " " + lull);
+    assertEquals(grown, g.size, "shrunk in a lull shorter than the look-back: " + lull);
+  }
+
+  /** A load that fell for good: after the look-back's six windows the pool shrinks. */
+  @Test
+  void aLastingLullShrinksThePoolAfterTheLookBack() {
+    FakeTarget g = new FakeTarget(4);
+    Tuner u = tuner(1, 64, true);
+    for (int n = 0; n < 2; n++) feed(u, g, window(n, g.size, 790, 5, 30, 40, 16, 4, 0.05));
+    int grown = g.size;
+    List<Decision> lull = new ArrayList<>();
+    for (int n = 3; n < 14; n++)
+      lull.addAll(feed(u, g, window(n, g.size, 100, 5, 0.1, 0.3, 0.6, 0, 0.05)));
+    assertTrue(g.size < grown, "never shrunk: " + lull);
+    System.out.println("a lasting lull: " + lull);
   }
 
   @Test
@@ -388,6 +403,87 @@ class TunerTest {
     Tuner u = tuner(1, 64, true);
     feed(u, g, window(0, 64, 1000, 64, 30, 40, 64, 64, 1.0));
     assertEquals(List.of(), feed(u, g, window(1, 64, 1000, 64, 30, 40, 64, 64, 1.0)));
+  }
+
+  /**
+   * Our own pools: a MeasuredExecutor that sizes itself is left to its own loop (tune says it uses
+   * that self-sizing); a WorkStealingPool is refused with the reason its parallelism is fixed.
+   */
+  @Test
+  void aSelfSizingMeasuredExecutorIsLeftToItsOwnLoopAndAWorkStealingPoolIsRefused() {
+    FakeTarget f = new FakeTarget(4);
+    f.notResizable =
+        "MeasuredExecutor api sizes itself from its own measurements (selfSizing): its bounds are"
+            + " set where it is built";
+    Tuner t = tuner(1, 64, true);
+    PoolWindow me = undersized(0);
+    me =
+        new PoolWindow(
+            1,
+            "api",
+            "ThreadPoolExecutor",
+            "dev.tine.executor.MeasuredExecutor$1",
+            "tasks",
+            me.endMillis(),
+            3,
+            1185,
+            1185,
+            0,
+            395,
+            395,
+            5.05,
+            35,
+            20,
+            41,
+            45,
+            16,
+            0.9,
+            0.05,
+            4,
+            4,
+            0,
+            2,
+            1185);
+    List<Decision> d = t.observe(me, f, me.endMillis());
+    assertEquals(Action.SELF_SIZING, d.get(0).action(), "" + d);
+    assertTrue(
+        d.get(0).line().contains("tine tune uses that self-sizing and sets nothing"), "" + d);
+    assertEquals(List.of(), t.observe(me, f, me.endMillis() + 3000));
+    FakeTarget g = new FakeTarget(2);
+    g.notResizable = "a WorkStealingPool's parallelism is fixed when it is built";
+    Tuner u = tuner(1, 64, true);
+    PoolWindow wsp =
+        new PoolWindow(
+            2,
+            "tine-pool",
+            "WorkStealingPool",
+            "dev.tine.WorkStealingPool",
+            "tasks",
+            me.endMillis(),
+            3,
+            1185,
+            1185,
+            0,
+            395,
+            395,
+            5.05,
+            35,
+            20,
+            41,
+            45,
+            16,
+            0.9,
+            0.05,
+            2,
+            2,
+            0,
+            2,
+            1185);
+    List<Decision> e = u.observe(wsp, g, wsp.endMillis());
+    assertEquals(Action.REFUSED, e.get(0).action(), "" + e);
+    assertTrue(e.get(0).line().contains("leaves tine-pool at 2: a WorkStealingPool's"), "" + e);
+    assertEquals(List.of(), f.calls);
+    assertEquals(List.of(), g.calls);
   }
 
   @Test
