@@ -168,6 +168,22 @@ final class PrometheusEndpoint {
         sb,
         pools,
         labels,
+        "executor_effective_size_threads",
+        "The size that bounds the threads running tasks, the one tine top --resize sets (-1: the"
+            + " pool cannot be resized)",
+        f -> f.currentSize);
+    gauge(
+        sb,
+        pools,
+        labels,
+        "executor_original_size_threads",
+        "The effective size before tine first changed it (the current one while it has not; -1:"
+            + " not resizable)",
+        f -> f.originalSize);
+    gauge(
+        sb,
+        pools,
+        labels,
         "executor_littles_l_tasks",
         "Little's law over the window: L = arrival rate x (wait + service), the mean number of"
             + " tasks in the executor (queued and running)",
@@ -249,6 +265,8 @@ final class PrometheusEndpoint {
     t.name = f.name;
     t.kind = f.kind;
     t.recommendedSize = f.recommendedSize;
+    t.currentSize = f.currentSize;
+    t.originalSize = f.originalSize;
     return t;
   }
 

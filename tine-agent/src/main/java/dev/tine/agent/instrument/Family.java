@@ -3,7 +3,6 @@ package dev.tine.agent.instrument;
 import dev.tine.agent.state.PoolFigures;
 import dev.tine.agent.state.ServerFamily;
 import dev.tine.agent.state.SizeControl;
-import dev.tine.agent.state.Sizing;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.MethodType;
@@ -138,12 +137,6 @@ abstract class Family implements ServerFamily {
 
   /** Tasks queued now (a gauge), or -1. */
   abstract int queued(Object pool);
-
-  /** Refuses by default: a family whose pool can be resized says how. */
-  @Override
-  public Sizing sizing(Object pool) {
-    return Sizing.refuse(label + ": its size cannot be set at run time");
-  }
 
   /** What to set {@link #setting} to for {@code threads} request threads. */
   @Override

@@ -82,6 +82,13 @@ public interface AgentMXBean {
    * As {@link #resize(String, int, String, String)}; with {@code force}, also a pool that another
    * tool resized (whose change the agent then takes as the new starting point) or a single-thread
    * pool.
+   *
+   * @param pool the pool's name, {@code #id}, or a unique prefix
+   * @param size the new effective size
+   * @param requestedBy who asks
+   * @param why the reason
+   * @param force whether to override the refusals that are judgements
+   * @return {@code ResizeResult}'s one-line encoding
    */
   String resize(String pool, int size, String requestedBy, String why, boolean force);
 
@@ -94,10 +101,24 @@ public interface AgentMXBean {
    */
   String restore(String pool);
 
-  /** As {@link #restore(String)}; with {@code force}, also a pool another tool resized since. */
+  /**
+   * As {@link #restore(String)}; with {@code force}, also a pool another tool resized since.
+   *
+   * @param pool a pool, or {@code "*"} / {@code "all"}
+   * @param force whether to put back a pool another tool resized since
+   * @return one {@code ResizeResult} encoding per pool, one per line
+   */
   String restore(String pool, boolean force);
 
-  /** As {@link #restore(String, boolean)}, saying who asks and why (the log line, the event). */
+  /**
+   * As {@link #restore(String, boolean)}, saying who asks and why (the log line, the event).
+   *
+   * @param pool a pool, or {@code "*"} / {@code "all"}
+   * @param force whether to put back a pool another tool resized since
+   * @param requestedBy who asks
+   * @param why the reason
+   * @return one {@code ResizeResult} encoding per pool, one per line
+   */
   String restore(String pool, boolean force, String requestedBy, String why);
 
   /** Undoes the instrumentation, unregisters the MXBeans and stops the agent's thread. */

@@ -218,7 +218,7 @@ public interface PoolMXBean {
   long getExternallyResizedAtMillis();
 
   /**
-   * {@return "resized by another tool at <time> (from A to B)", or "" if no one else did since the
+   * {@return "resized by another tool at TIME (from A to B)", or "" if no one else did since the
    * agent's last change}
    */
   String getExternalResize();

@@ -11,7 +11,13 @@ import java.util.concurrent.ThreadPoolExecutor;
 public final class PoolSizing {
   private PoolSizing() {}
 
-  static final String MEASURED_EXECUTOR = "dev.tine.executor.MeasuredExecutor";
+  /**
+   * The application's {@code MeasuredExecutor}, by name. Joined at run time: the agent jar's
+   * shading relocates {@code dev.tine.executor} (its own copy) and would rewrite a literal naming
+   * it, which then never matches the application's class.
+   */
+  static final String MEASURED_EXECUTOR =
+      String.join(".", "dev", "tine", "executor", "MeasuredExecutor");
 
   /** The pool's sizing now (its sizes decide a single-thread pool). */
   public static Sizing of(PoolState st, Object pool) {

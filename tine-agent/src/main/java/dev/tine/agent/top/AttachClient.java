@@ -336,12 +336,20 @@ public final class AttachClient implements AutoCloseable {
     return new ArrayList<>(byId.values());
   }
 
-  /** Stops the agent in the target (it gives back the original bytecode). */
+  /**
+   * Stops the agent in the target (it puts back the sizes it changed and the original bytecode),
+   * and waits up to 10 s for it to be gone: the agent stops on a thread of its own, and a command
+   * right after (a {@code --resize}) must not find it still there.
+   */
   public void stopAgent() throws IOException {
     try {
       mbs.invoke(name(AGENT), "stop", new Object[0], new String[0]);
+      long deadline = System.nanoTime() + 10_000_000_000L;
+      while (mbs.isRegistered(name(AGENT)) && System.nanoTime() < deadline) Thread.sleep(20);
     } catch (javax.management.JMException e) {
       throw new IOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 

@@ -75,7 +75,12 @@ public final class Tuner {
    */
   static final double CPU_BOUND_SHARE = PoolSizeAdvisor.DEFAULT_TARGET_UTILIZATION;
 
-  static final String MEASURED_EXECUTOR = "dev.tine.executor.MeasuredExecutor";
+  /**
+   * The application's {@code MeasuredExecutor}, by name, joined at run time: the agent jar's
+   * shading relocates {@code dev.tine.executor} and would rewrite a literal naming it.
+   */
+  static final String MEASURED_EXECUTOR =
+      String.join(".", "dev", "tine", "executor", "MeasuredExecutor");
 
   /** The options of one {@code tine tune}. */
   public record Options(int min, int max, double targetWaitMs, boolean apply) {

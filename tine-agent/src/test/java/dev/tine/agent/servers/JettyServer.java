@@ -135,6 +135,7 @@ public final class JettyServer {
       TRUTH.timedRequest(ready, start, end);
     });
     server.start();
+    Truth.sizes = () -> pool.getMinThreads() + "/" + pool.getMaxThreads();
     System.out.println(
         "SERVER Jetty " + Server.getVersion() + (virtual ? " (virtual threads)" : ""));
     TRUTH.serve(

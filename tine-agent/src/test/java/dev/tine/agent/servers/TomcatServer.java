@@ -157,6 +157,7 @@ public final class TomcatServer {
     Tomcat.addServlet(ctx, "work", new Work());
     ctx.addServletMappingDecoded("/work", "work");
     tomcat.start();
+    Truth.sizes = () -> pool.getCorePoolSize() + "/" + pool.getMaximumPoolSize();
     System.out.println("SERVER " + org.apache.catalina.util.ServerInfo.getServerInfo());
     TRUTH.serve(
         c.getLocalPort(),

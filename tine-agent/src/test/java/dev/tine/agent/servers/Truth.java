@@ -110,6 +110,14 @@ final class Truth {
         + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99 + " " + rP90;
   }
 
+  /** The server's pool sizes through its own API, for {@code sizes} (set by the server's main). */
+  static volatile java.util.function.Supplier<String> sizes = () -> "?";
+
+  /** Requests in {@link #work} now, and the most at once since the last {@code peak}. */
+  private static final java.util.concurrent.atomic.AtomicInteger
+      IN_WORK = new java.util.concurrent.atomic.AtomicInteger(),
+      PEAK = new java.util.concurrent.atomic.AtomicInteger();
+
   /** Prints {@code PORT p PID q} and serves commands until {@code quit}. */
   void serve(int port, Runnable stop) throws Exception {
     System.out.println("PORT " + port + " PID " + ProcessHandle.current().pid());
@@ -129,6 +137,11 @@ final class Truth {
         synchronized (this) {
           System.out.println("REJECTED " + rejected);
         }
+      } else if (w[0].equals("sizes")) {
+        System.out.println("SIZES " + sizes.get());
+      } else if (w[0].equals("peak")) {
+        // the most requests handled at once since the last peak; the next count starts from now
+        System.out.println("PEAK " + PEAK.getAndSet(IN_WORK.get()));
       } else if (w[0].equals("cpu")) {
         System.out.println("CPU " + cpuMs());
       } else if (w[0].equals("quit")) {
@@ -155,6 +168,15 @@ final class Truth {
    * of a hash.
    */
   static void work(int sleepMicros, int cpu) {
+    PEAK.accumulateAndGet(IN_WORK.incrementAndGet(), Math::max);
+    try {
+      workNow(sleepMicros, cpu);
+    } finally {
+      IN_WORK.decrementAndGet();
+    }
+  }
+
+  private static void workNow(int sleepMicros, int cpu) {
     long deadline = System.nanoTime() + sleepMicros * 1000L;
     for (long left; (left = deadline - System.nanoTime()) > 0; ) LockSupport.parkNanos(left);
     long t0 = System.nanoTime();

@@ -40,6 +40,11 @@ public final class UndertowServer {
             })
             .build();
     server.start();
+    Truth.sizes =
+        () ->
+            server.getWorker().getMXBean().getCoreWorkerPoolSize()
+                + "/"
+                + server.getWorker().getMXBean().getMaxWorkerPoolSize();
     System.out.println("SERVER Undertow " + io.undertow.Version.getVersionString());
     int port = ((InetSocketAddress) server.getListenerInfo().get(0).getAddress()).getPort();
     TRUTH.serve(port, server::stop);
