@@ -324,4 +324,48 @@ class TuneIT {
       }
     }
   }
+
+  /**
+   * The best-case reference for the undersized Tomcat: the same server, load and handler with a
+   * self-sizing {@code MeasuredExecutor} (2 to 64 threads) as its executor, which sizes itself
+   * every tick. Its p90 request wait from the server's own log, once it has sized itself (its size
+   * the same in two readings 4 s apart), against its first seconds at 2 threads.
+   */
+  @Test
+  void aSelfSizingMeasuredExecutorTomcatIsTheBestCaseReference() throws Exception {
+    try (ServerProcess server =
+        new ServerProcess(Mode.ATTACHED, SelfSizingTomcatServer.class, List.of("2", "64"))) {
+      String[] hello = server.expect("PORT", 60).split(" ");
+      int port = Integer.parseInt(hello[1]);
+      try (HttpLoad load = new HttpLoad(port, 16, 5_000, 2_000, false)) {
+        while (load.answered.get() < 50) Thread.sleep(5);
+        Truth first = measure(server, 1);
+        String size = "";
+        Truth settled = null;
+        for (int i = 0; i < 10; i++) {
+          Truth t = measure(server, 4);
+          String now = server.ask("sizes", "SIZES").split(" ")[1];
+          if (now.equals(size)) {
+            settled = t;
+            break;
+          }
+          size = now;
+        }
+        String history = server.ask("sizes", "SIZES");
+        String report =
+            String.format(
+                Locale.ROOT,
+                "self-sizing MeasuredExecutor Tomcat: first second %s; settled at %s threads: %s;"
+                    + " p90 wait %.1f× lower; sizes per tick %s",
+                first,
+                size,
+                settled,
+                settled == null ? Double.NaN : first.p90() / Math.max(settled.p90(), 1e-3),
+                history);
+        System.out.println(report);
+        assertEquals(0, load.wrong.get());
+        assertTrue(settled != null && Integer.parseInt(size) > 2, report);
+      }
+    }
+  }
 }
