@@ -228,7 +228,7 @@ public final class Tuner {
               w.pool(),
               Action.BACKED_OFF,
               t.current,
-              w.size(),
+              w.size() == t.current ? -1 : w.size(),
               other + "; tune leaves this pool alone from now on"));
     }
     if (!(w.seconds() > 0) || w.startMillis() < t.changedAtMillis + settleMillis) return List.of();

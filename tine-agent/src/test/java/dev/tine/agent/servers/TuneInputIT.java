@@ -82,6 +82,20 @@ class TuneInputIT {
         sizeAndResizes(agent, after);
         assertEquals(before[0], after[0], "the pool's size");
         assertEquals(0, after[1], "resizes the agent counted");
+        // a pool another tool already resizes: tune leaves it, in one line, and changes nothing
+        var r = agent.resize("tomcat-exec", 3, "tine top --resize", "by hand");
+        assertTrue(r.ok() && r.to() == 3, r.toString());
+        TuneRun t = tune(pid, "tomcat-exec", "--max", "16", "--apply", "--count", "3");
+        assertEquals(0, t.waitFor(60), t.err.toString());
+        System.out.println("tune " + pid + " tomcat-exec --max 16 --apply --count 3: " + t.lines);
+        assertEquals(1, t.lines.size(), "one line: " + t.lines);
+        assertTrue(
+            t.lines.get(0).contains(" backs off tomcat-exec at 3: ")
+                && t.lines.get(0).contains("resized through the agent by tine top --resize"),
+            t.lines.toString());
+        sizeAndResizes(agent, after);
+        assertEquals(3, after[0], "the other tool's size stays");
+        assertEquals(1, after[1], "no resize by tune");
       }
     }
     // a target without the agent: tune loads none
