@@ -39,14 +39,21 @@ public final class PoolSizing {
       return Sizing.refuse(pool.getClass().getName() + ": the agent cannot set its size");
     if (p.getClass().getName().startsWith(MEASURED_EXECUTOR + "$")) return measuredExecutor(p);
     SizeControl c = SizeControl.of(p);
-    if (p instanceof ScheduledThreadPoolExecutor && p.getCorePoolSize() == 1)
+    // a single-thread pool is what the application built: judged on the sizes before the agent's
+    // first change (a forced resize to 3 does not make it a pool tune may size)
+    int core = p.getCorePoolSize(), max = p.getMaximumPoolSize();
+    synchronized (st.sizes) {
+      if (st.sizes.changed()) {
+        core = st.sizes.originalCore;
+        max = st.sizes.originalMax;
+      }
+    }
+    if (p instanceof ScheduledThreadPoolExecutor && core == 1)
       return Sizing.refuseUnlessForced(
           c,
           "a single-thread scheduled pool (Executors.newSingleThreadScheduledExecutor makes one):"
               + " its tasks may rely on running one at a time");
-    if (c.effective() == SizeControl.Effective.CORE
-        && p.getCorePoolSize() == 1
-        && p.getMaximumPoolSize() == 1)
+    if (c.effective() == SizeControl.Effective.CORE && core == 1 && max == 1)
       return Sizing.refuseUnlessForced(
           c,
           "a single-thread pool (Executors.newSingleThreadExecutor makes one, behind a wrapper"

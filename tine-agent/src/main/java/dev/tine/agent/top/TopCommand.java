@@ -57,8 +57,10 @@ import picocli.CommandLine.Spec;
       "ForkJoinPool, a Netty group, virtual threads, a WorkStealingPool, a",
       "self-sizing MeasuredExecutor, a single-thread pool (unless --force), and a",
       "pool another tool resized since the agent last looked (unless --force).",
-      "The target logs each change (System.getLogger(\"dev.tine.agent\"), else",
-      "stderr) and records a JFR event dev.tine.agent.PoolResized.",
+      "The target logs each change (System.getLogger(\"dev.tine.agent\"): its",
+      "java.util.logging, by default on its stderr) and records a JFR event",
+      "dev.tine.agent.PoolResized; its MXBeans and Prometheus show the current",
+      "and original sizes.",
       ""
     })
 public final class TopCommand implements Callable<Integer> {
@@ -119,7 +121,9 @@ public final class TopCommand implements Callable<Integer> {
 
   @Option(
       names = "--stop-agent",
-      description = "Stop the agent in the target (original bytecode back) and exit.")
+      description =
+          "Stop the agent in the target (the pools it resized and the original bytecode back)"
+              + " and exit.")
   boolean stopAgent;
 
   @Option(

@@ -84,7 +84,7 @@ class ResizeIT {
       String p = Long.toString(pid);
       try (AttachClient c =
           AttachClient.attach(pid, ChildJvm.agentJar(), null, AttachClient.Mode.EXISTING)) {
-        awaitPools(c, "fixed", "other", "single", "handoff", "fj");
+        awaitPools(c, "fixed", "other", "single", "handoff", "fj", "brittle");
         String before = sizes(app);
         assertEquals("SIZES fixed=2/2 other=2/2 handoff=1/2 fj=2", before);
         Map<String, Object> fixed = pool(c, "fixed");
@@ -122,6 +122,35 @@ class ResizeIT {
                   + r.err().strip());
         }
         assertEquals(before, sizes(app), "nothing changed");
+
+        // --force resizes the single-thread pool (inside its wrapper) all the same, and back
+        Run single = top(p, "--resize", "single=3", "--force");
+        assertEquals(0, single.code(), single.toString());
+        assertTrue(
+            single.out().startsWith("single: pool size (core = maximum) 1 → 3"), single.toString());
+        assertEquals(3, pool(c, "single").get("CurrentSize"));
+        assertEquals(1, pool(c, "single").get("OriginalSize"));
+        assertEquals(false, pool(c, "single").get("Resizable"), "not by tune: a judgement");
+        Run singleBack = top(p, "--restore", "single");
+        assertEquals(0, singleBack.code(), singleBack.toString());
+        assertEquals(1, pool(c, "single").get("CurrentSize"));
+
+        // A setter that throws halfway (the maximum raised, the core refused): put back, exit 1.
+        Run brittle = top(p, "--resize", "brittle=5");
+        assertEquals(ResizeResult.FAILED, brittle.code(), brittle.toString());
+        assertTrue(
+            brittle.err().contains("planted: no core above 3")
+                && brittle.err().contains("left at 2 (read back)"),
+            brittle.toString());
+        assertEquals("BRITTLE 2/2", ask(app, "brittle", "BRITTLE"), "as it was");
+        assertEquals(0, pool(c, "brittle").get("ResizeCount"));
+        lines.add(
+            "tine top "
+                + p
+                + " --resize brittle=5 -> "
+                + brittle.code()
+                + ": "
+                + brittle.err().strip());
         assertEquals(0, pool(c, "fixed").get("ResizeCount"));
 
         // Another tool resizes 'other': the agent notices at a tick, and refuses it.

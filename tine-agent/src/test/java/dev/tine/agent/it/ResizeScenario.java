@@ -82,6 +82,23 @@ public final class ResizeScenario {
             },
             null,
             false));
+    // a fixed pool whose core setter refuses above 3: the agent's change fails halfway (after the
+    // maximum was raised) and must leave it as it was
+    ThreadPoolExecutor brittle =
+        new ThreadPoolExecutor(
+            2,
+            2,
+            60,
+            TimeUnit.SECONDS,
+            new java.util.concurrent.LinkedBlockingQueue<>(),
+            named("brittle")) {
+          @Override
+          public void setCorePoolSize(int n) {
+            if (n > 3) throw new IllegalStateException("planted: no core above 3");
+            super.setCorePoolSize(n);
+          }
+        };
+    brittle.submit(() -> {}).get();
     // a task on each, so that each has a thread whose name names it
     for (ExecutorService p : pools.values()) p.submit(() -> {}).get();
     Map<String, CountDownLatch> gates = new LinkedHashMap<>();
@@ -127,6 +144,9 @@ public final class ResizeScenario {
             });
           System.out.println("BLOCKED " + w[1]);
         }
+        case "brittle" ->
+            System.out.println(
+                "BRITTLE " + brittle.getCorePoolSize() + "/" + brittle.getMaximumPoolSize());
         case "running" -> System.out.println("RUNNING " + w[1] + " " + running.get(w[1]).get());
         case "release" -> {
           gates.get(w[1]).countDown();

@@ -28,6 +28,13 @@ class ServerResizeIT {
     return p;
   }
 
+  /** Set by a test whose server keeps threads above a lowered maximum until they idle out. */
+  static volatile boolean surplusStays;
+
+  static int restoredPeak(ServerProcess s, int before) throws Exception {
+    return surplusStays ? peakOverASecond(s) : awaitPeak(s, before);
+  }
+
   /** The peak over the next second (the requests handled at once). */
   static int peakOverASecond(ServerProcess s) throws Exception {
     s.ask("peak", "PEAK ");
@@ -77,7 +84,7 @@ class ServerResizeIT {
         assertEquals(to, back.from(), back.toString());
         assertEquals(from, back.to(), back.toString());
         assertEquals(sizesBefore, s.ask("sizes", "SIZES ").substring(6), "restored");
-        int restored = awaitPeak(s, before);
+        int restored = restoredPeak(s, before);
         assertEquals(0, load.wrong.get(), "wrong answers");
         assertEquals(0L, ((Number) c.agent().get("Failures")).longValue(), c.agent().toString());
         System.out.printf(
@@ -108,14 +115,22 @@ class ServerResizeIT {
 
   /**
    * Jetty's pool also runs its selector and acceptor and keeps reserved threads: the requests at
-   * once are the maximum less those, so growing by 8 lets 8 more run.
+   * once are the maximum less those, so growing by 8 lets 8 more run. Lowering the maximum stops
+   * new threads, but Jetty ends a thread only once it has been idle for its idleTimeout (60 s):
+   * under a load that never lets them idle, the threads above the restored maximum keep serving
+   * (seen: 6 -> 14 -> 14, and 6 -> 14 -> 6 when they happened to idle).
    */
   @Test
   void jettysMaxThreads() throws Exception {
-    int[] p = growAndRestore(JettyServer.class, List.of("8"), "Jetty", "8/8", 16, "16/16");
-    assertTrue(p[0] >= 1 && p[0] < 8, "some of the 8 threads are the selector's: " + p[0]);
-    assertEquals(p[0] + 8, p[1], "8 more at once");
-    assertEquals(p[0], p[2], "restored");
+    surplusStays = true;
+    try {
+      int[] p = growAndRestore(JettyServer.class, List.of("8"), "Jetty", "8/8", 16, "16/16");
+      assertTrue(p[0] >= 1 && p[0] < 8, "some of the 8 threads are the selector's: " + p[0]);
+      assertEquals(p[0] + 8, p[1], "8 more at once");
+      assertTrue(p[2] >= p[0] && p[2] <= p[1], "restored: at most the grown pool's " + p[2]);
+    } finally {
+      surplusStays = false;
+    }
   }
 
   @Test
