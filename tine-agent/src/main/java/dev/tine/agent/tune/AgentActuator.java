@@ -80,13 +80,15 @@ final class AgentActuator implements Actuator {
     int current = PoolWindow.integer(a.get("CurrentSize"), -1);
     int original = PoolWindow.integer(a.get("OriginalSize"), -1);
     boolean mine = by.startsWith(requestedBy);
-    // a size another requester set through the agent (tine top --resize), now or since tune began
-    if (!by.isEmpty() && !mine && (at >= startedMillis || current != original))
+    boolean byTune = by.startsWith(REQUESTED_BY + " ");
+    boolean since = at >= startedMillis;
+    // a size a tune session before this one kept is this tool's own: tuning goes on from it; one
+    // another session sets while this one runs is not (two loops on one pool would fight)
+    if (byTune && !mine && since) return "resized meanwhile by another " + by;
+    // a size another requester set through the agent (tine top --resize), now or before
+    if (!by.isEmpty() && !byTune && (since || current != original))
       return "resized through the agent by " + by;
-    if (current > 0
-        && sizeTuneKnows > 0
-        && current != sizeTuneKnows
-        && (by.isEmpty() || !mine || at < startedMillis))
+    if (current > 0 && sizeTuneKnows > 0 && current != sizeTuneKnows && !(mine && since))
       return "its size is " + current + ", not the " + sizeTuneKnows + " tune last saw or set";
     return null;
   }

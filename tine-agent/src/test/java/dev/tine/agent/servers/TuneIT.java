@@ -136,6 +136,14 @@ class TuneIT {
               "the size kept on exit:\n" + all);
           // the figure: the p90 request wait, from the server's own log, 5× lower
           assertTrue(untuned.p90() >= 5 * tuned.p90(), report + "\n" + all);
+          // a later tune session goes on from the size this one kept (its own tool's), rather
+          // than backing off as from another tool's
+          try (TuneRun again =
+              new TuneRun(
+                  Long.toString(pid), poolPrefix, "--max", "64", "--apply", "--count", "4")) {
+            assertEquals(0, again.waitFor(60), "stderr " + again.err);
+            assertEquals(List.of(), again.with(" backs off "), "" + again.lines);
+          }
           return report + "\n" + all;
         }
       }
