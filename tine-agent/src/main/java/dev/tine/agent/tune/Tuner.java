@@ -384,10 +384,12 @@ public final class Tuner {
             pa,
             pb,
             allowP);
-    // The load itself fell (fewer tasks present, and those served within the target): a lower
-    // throughput says nothing of the change. The check waits for two windows under load again,
+    // The load itself fell: a lower throughput says nothing of the change. The check waits for two
+    // windows under load again,
     // against the same two before the change.
     double lb = (b1.littlesL() + b2.littlesL()) / 2, la = (a1.littlesL() + a2.littlesL()) / 2;
+    // Fewer tasks present means less load: a change that cost throughput leaves as many (a closed
+    // load's clients still there, waiting longer) or more (an open load's queue growing)
     boolean loadFell =
         drop
             && !rise
@@ -395,8 +397,7 @@ public final class Tuner {
                 < lb
                     - Math.max(
                         THROUGHPUT_ALLOWANCE * lb,
-                        SPREAD_ALLOWANCE * Math.abs(b1.littlesL() - b2.littlesL()))
-            && Math.max(a1.waitP90Ms(), a2.waitP90Ms()) <= change.targetMs();
+                        SPREAD_ALLOWANCE * Math.abs(b1.littlesL() - b2.littlesL()));
     if (loadFell && ++t.postponed * AGREEING_WINDOWS < SHRINK_LOOKBACK_WINDOWS) {
       t.change = change;
       t.after.clear();

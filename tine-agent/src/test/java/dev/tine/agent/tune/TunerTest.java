@@ -241,8 +241,9 @@ class TunerTest {
     Tuner t = tuner(1, 64, true);
     feed(t, f, undersized(0));
     int to = feed(t, f, undersized(1)).get(0).to();
-    assertEquals(List.of(), feed(t, f, window(3, to, 190, 5.05, 30, 40, 8, 2, 0.05)));
-    List<Decision> d = feed(t, f, window(4, to, 200, 5.05, 30, 40, 8, 2, 0.05));
+    // as many tasks present (the 16 clients), half the throughput: the change cost it
+    assertEquals(List.of(), feed(t, f, window(3, to, 190, 5.05, 30, 40, 16, 2, 0.05)));
+    List<Decision> d = feed(t, f, window(4, to, 200, 5.05, 30, 40, 16, 2, 0.05));
     assertEquals(Action.RESTORED, d.get(0).action(), "" + d);
     System.out.println(d.get(0).line());
     assertTrue(d.get(0).why().startsWith("throughput dropped"), d.get(0).why());
@@ -323,6 +324,23 @@ class TunerTest {
     }
     System.out.println("burst then lull: " + all + " " + lull);
     assertEquals(grown, g.size, "shrunk in a lull shorter than the look-back: " + lull);
+  }
+
+  /**
+   * A change made at the end of a burst, checked in the lull after it (one window still catching
+   * the burst's tail, its p90 over the target): fewer tasks present, so the lower throughput is the
+   * load's, and the change is not undone.
+   */
+  @Test
+  void aThroughputDropWithFewerTasksPresentIsTheLoadsNotTheChanges() {
+    FakeTarget g = new FakeTarget(4);
+    Tuner u = tuner(1, 64, true);
+    for (int n = 0; n < 2; n++) feed(u, g, window(n, g.size, 700, 5.5, 48, 97, 16, 4, 0.05));
+    int grown = g.size;
+    List<Decision> d = new ArrayList<>(feed(u, g, window(3, grown, 500, 5.5, 9, 20, 4, 4, 0.05)));
+    d.addAll(feed(u, g, window(4, grown, 250, 5.5, 0.1, 0.3, 1.4, 1, 0.05)));
+    assertTrue(d.stream().noneMatch(x -> x.action() == Action.RESTORED), "" + d);
+    assertEquals(grown, g.size, "" + d);
   }
 
   /** A load that fell for good: after the look-back's six windows the pool shrinks. */
