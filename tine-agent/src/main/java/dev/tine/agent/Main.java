@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
     description = "Measures the thread pools of a running JVM without changing its code.",
     subcommands = {
       TopCommand.class,
+      dev.tine.agent.tune.TuneCommand.class,
       dev.tine.agent.experiment.AttachExperiment.class,
       CommandLine.HelpCommand.class
     })

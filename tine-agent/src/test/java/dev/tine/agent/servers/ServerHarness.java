@@ -88,6 +88,9 @@ final class ServerHarness {
       // Spring Boot configures whichever server it finds: give it only Tomcat
       if (main == SpringServer.class
           && name.matches("(undertow|xnio|jetty|netty|jboss-threads|wildfly)-.*\\.jar")) continue;
+      // the self-sizing reference runs Tine's MeasuredExecutor: the application's own library
+      if (main == SelfSizingTomcatServer.class
+          && e.matches(".*(tine-core|tine-executor|HdrHistogram).*")) keep.add(e);
       if (e.endsWith("test-classes")
           || name.matches(
               "(tomcat|jetty|undertow|xnio|jboss|wildfly|netty|slf4j|jakarta|spring|snakeyaml|"

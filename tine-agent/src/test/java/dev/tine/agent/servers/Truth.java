@@ -13,11 +13,11 @@ import java.util.concurrent.locks.LockSupport;
  * windows can be matched with the agent's), at the pool's own extension points or in its handler.
  *
  * <p>Commands: {@code stats FROM_MS TO_MS} answers {@code STATS arrivals ended waitNanosSum
- * serviceNanosSum requests p99Wait reqStarted reqEnded reqWaitSum reqServiceSum reqP99Wait}: tasks
- * that arrived in [FROM, TO), and over the tasks that ended in it their summed wait and service,
- * requests handled in it; then the requests the server timed itself (those that started in the
- * window, and over those that ended in it their summed wait, -1 if unknown, and handling). {@code
- * quit} ends the server.
+ * serviceNanosSum requests p99Wait reqStarted reqEnded reqWaitSum reqServiceSum reqP99Wait
+ * reqP90Wait}: tasks that arrived in [FROM, TO), and over the tasks that ended in it their summed
+ * wait and service, requests handled in it; then the requests the server timed itself (those that
+ * started in the window, and over those that ended in it their summed wait, -1 if unknown, and
+ * handling). {@code quit} ends the server.
  */
 final class Truth {
   private static final int LOG = 1 << 20;
@@ -105,8 +105,9 @@ final class Truth {
     }
     java.util.Arrays.sort(rWaits, 0, (int) rEnded);
     long rP99 = rEnded == 0 || rWait < 0 ? -1 : rWaits[(int) Math.ceil(0.99 * rEnded) - 1];
+    long rP90 = rEnded == 0 || rWait < 0 ? -1 : rWaits[(int) Math.ceil(0.90 * rEnded) - 1];
     return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99
-        + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99;
+        + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99 + " " + rP90;
   }
 
   /** The server's pool sizes through its own API, for {@code sizes} (set by the server's main). */

@@ -27,6 +27,7 @@ import picocli.CommandLine.Spec;
       AdviseCommand.class,
       ExperimentCommand.class,
       dev.tine.agent.top.TopCommand.class,
+      dev.tine.agent.tune.TuneCommand.class,
       CommandLine.HelpCommand.class
     })
 public final class TineCli implements Runnable {
@@ -94,6 +95,9 @@ public final class TineCli implements Runnable {
     summary(
         cl.getSubcommands().get("experiment").getSubcommands().get("attach-experiment"),
         "Pepperdine's experiments on an unmodified server, measured by the agent.");
+    summary(
+        cl.getSubcommands().get("tune"),
+        "Resizes the thread pools of a running JVM from their own figures, with guard rails.");
     exitCodes(cl.getSubcommands().get("top"), ExitCodes.top());
     exitCodes(
         cl.getSubcommands().get("experiment").getSubcommands().get("attach-experiment"),

@@ -50,7 +50,8 @@ class HelpTest {
   @Test
   void everyHelpIsCleanAndComplete() {
     List<List<String>> cmds = commands();
-    for (String expected : List.of("bench", "compare", "report", "advise", "top", "experiment"))
+    for (String expected :
+        List.of("bench", "compare", "report", "advise", "top", "tune", "experiment"))
       assertTrue(cmds.contains(List.of(expected)), "walked " + expected + ": " + cmds);
     assertTrue(cmds.size() >= 14, "every experiment too: " + cmds);
     for (List<String> path : cmds) {
