@@ -353,7 +353,19 @@ public final class TopCommand implements Callable<Integer> {
     double window = TopTable.num(a.get("WindowSeconds")), tick = TopTable.num(a.get("TickSeconds"));
     if (Double.isNaN(window) || Double.isNaN(tick)) return;
     double left = window + tick - TopTable.agentAgeSeconds(a);
-    if (left <= 0) return;
+    if (left > 0) waitForAgentWindow(client, err, window, tick, left);
+    // A pool the agent first saw after it started (attached: at the pool's next task; on a loaded
+    // machine seconds later) has a shorter window of its own: wait for it too, at most a window
+    // and three ticks, so that the one refresh --once shows covers a whole window for every pool.
+    long deadline = System.nanoTime() + (long) ((window + 3 * tick) * 1e9);
+    while (System.nanoTime() < deadline && !everyWindowFull(client.pools(), window, tick)) {
+      Thread.sleep(100);
+    }
+  }
+
+  private void waitForAgentWindow(
+      AttachClient client, PrintWriter err, double window, double tick, double left)
+      throws IOException, InterruptedException {
     if (!json) {
       err.printf(
           java.util.Locale.ROOT,
@@ -370,6 +382,15 @@ public final class TopCommand implements Callable<Integer> {
         && n.longValue() < wanted) {
       Thread.sleep(100);
     }
+  }
+
+  private static boolean everyWindowFull(
+      List<Map<String, Object>> pools, double window, double tick) {
+    for (Map<String, Object> p : pools) {
+      double w = TopTable.num(p.get("WindowSeconds"));
+      if (!Double.isNaN(w) && w < window - tick / 10) return false;
+    }
+    return true;
   }
 
   private Map<String, Object> document(Map<String, Object> agent, List<Map<String, Object>> pools) {
