@@ -223,8 +223,8 @@ final class HelpingJoin {
         break;
       }
     }
-    if (x == null) {
-      x = w.deque.pop();
+    if (x == null && (x = w.deque.pop()) != null && w.promoteIntoEmptyDeque) {
+      w.latent.dequeEmptied = 1; // perhaps the last: restock at the next fork (a store, no call)
     }
     if (x != null) {
       t = (Task<?>) x;

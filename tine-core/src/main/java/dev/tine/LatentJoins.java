@@ -1,5 +1,6 @@
 package dev.tine;
 
+import java.lang.invoke.VarHandle;
 import java.util.function.BiFunction;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.IntToLongFunction;
@@ -58,12 +59,32 @@ final class LatentJoins {
       if (slot < 0) {
         slot = s.pushFunction(item, arg, kind); // counted there, as every function push
       }
-      if (!(s.promoteIntoEmptyDeque && s.deque.size() == 0)) {
+      if (s.dequeEmptied == 0) {
         return slot;
       }
     }
-    promoteSome(s.worker);
+    stock(s.worker);
     return slot;
+  }
+
+  /**
+   * The deque may have been emptied ({@link LatentStack#dequeEmptied}): if it is empty, promote
+   * into it; then clear the word only if the deque is seen non-empty after the clear. The fence
+   * orders the clear before the deque read, and a thief stores 1 after its steal's CAS, so a steal
+   * this read misses sets the word again: an empty deque is never left with the word 0. With
+   * nothing to promote the word stays set, and the next fork promotes that fork.
+   */
+  static void stock(Worker w) {
+    if (w.deque.size() == 0) {
+      promoteSome(w);
+    }
+    if (w.deque.size() != 0) {
+      w.latent.dequeEmptied = 0;
+      VarHandle.fullFence();
+      if (w.deque.size() == 0) {
+        w.latent.dequeEmptied = 1;
+      }
+    }
   }
 
   /**
@@ -106,8 +127,8 @@ final class LatentJoins {
    */
   static void takeLatentTop(Worker w) {
     w.latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
-    if (w.promoteIntoEmptyDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
-      promoteSome(w); // joins, like forks, are where a worker promotes into its empty deque
+    if (w.latent.dequeEmptied != 0 && w.latent.sizeChecked() > 0) {
+      stock(w); // joins, like forks, are where a worker promotes into its empty deque
     }
   }
 

@@ -173,6 +173,7 @@ final class Worker extends Thread {
     setDaemon(pool.daemon);
     this.scope = new Scope(this);
     this.latent = scope;
+    latent.dequeEmptied = promoteIntoEmptyDeque ? 1 : 0; // the deque starts empty
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -335,8 +336,8 @@ final class Worker extends Thread {
       try {
         t.setLatent();
         if (recordStats) counters.latentForks++;
-        if (promoteIntoEmptyDeque && deque.size() == 0) {
-          LatentJoins.promoteSome(this);
+        if (latent.dequeEmptied != 0) {
+          LatentJoins.stock(this);
         }
       } catch (StackOverflowError | OutOfMemoryError e) {
         // The fork is recorded, so fork() must return: a caller that saw it throw would never
