@@ -11,8 +11,8 @@ import dev.tine.stats.WorkerCounters;
  * <ul>
  *   <li>{@link Stealing}: the scan for work (external queue, random victims, claims);
  *   <li>{@link HelpingJoin}: joins that run own forks, then help the target's thieves;
- *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion, taking a half back);
- *   <li>{@link Promotion}: the policy of when to promote latent forks, and how many;
+ *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion and its policy, taking a
+ *       half back);
  *   <li>{@link Sleep}: idle workers registering, parking and being woken.
  * </ul>
  *
