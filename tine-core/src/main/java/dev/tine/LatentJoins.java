@@ -73,18 +73,24 @@ final class LatentJoins {
    * into it; then clear the word only if the deque is seen non-empty after the clear. The fence
    * orders the clear before the deque read, and a thief stores 1 after its steal's CAS, so a steal
    * this read misses sets the word again: an empty deque is never left with the word 0. With
-   * nothing to promote the word stays set, and the next fork promotes that fork.
+   * nothing to promote the word stays set, and the next fork promotes that fork. Optional work, as
+   * {@link #promoteSome}: an overflow inside leaves the word set (a plain store in the handler) and
+   * the forks latent, and the next fork or join tries again.
    */
   static void stock(Worker w) {
-    if (w.deque.size() == 0) {
-      promoteSome(w);
-    }
-    if (w.deque.size() != 0) {
-      w.latent.dequeEmptied = 0;
-      VarHandle.fullFence();
+    try {
       if (w.deque.size() == 0) {
-        w.latent.dequeEmptied = 1;
+        promoteSome(w);
       }
+      if (w.deque.size() != 0) {
+        w.latent.dequeEmptied = 0;
+        VarHandle.fullFence();
+        if (w.deque.size() == 0) {
+          w.latent.dequeEmptied = 1;
+        }
+      }
+    } catch (StackOverflowError e) {
+      w.latent.dequeEmptied = 1; // not known to be stocked: look again next time
     }
   }
 
