@@ -51,22 +51,14 @@ final class HelpingJoin {
 
   private HelpingJoin() {}
 
-  static int awaitJoin(Worker w, Task<?> task) {
-    return awaitJoin(w, task, 0L);
-  }
-
   /**
-   * Waits for {@code task} to complete, helping meanwhile; returns its final status, or a
-   * non-negative one if {@code deadline} (a nanoTime, 0 for none) passed first. Kept small so the
-   * JIT inlines it into join sites; the slow path is {@link #helpJoin}.
+   * Waits for {@code task} to complete, helping meanwhile; returns its final status. Step (0), the
+   * inline join of the newest latent fork, is {@code Task.awaitJoin}'s, which calls this only when
+   * the target is not that fork: the join's common path then crosses one method fewer, whose own
+   * compiled code the JIT may find too big to inline (see {@code Task.callCompute}).
    */
-  static int awaitJoin(Worker w, Task<?> task, long deadline) {
-    // (0) The newest latent fork is the target: never promoted, so a direct call.
-    if (w.latent.isNewest(task)) { // an eager pool's latent stack is empty
-      if (w.recordStats) w.counters.inlineJoins++;
-      return task.execLatent(w);
-    }
-    return awaitJoinSlow(w, task, deadline, false);
+  static int awaitJoin(Worker w, Task<?> task) {
+    return awaitJoinSlow(w, task, 0L, false);
   }
 
   /**
@@ -223,8 +215,8 @@ final class HelpingJoin {
         break;
       }
     }
-    if (x == null) {
-      x = w.deque.pop();
+    if (x == null && (x = w.deque.pop()) != null && w.promoteIntoEmptyDeque) {
+      w.latent.dequeEmptied = 1; // perhaps the last: restock at the next fork (a store, no call)
     }
     if (x != null) {
       t = (Task<?>) x;

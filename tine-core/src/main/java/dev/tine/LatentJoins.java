@@ -1,5 +1,6 @@
 package dev.tine;
 
+import java.lang.invoke.VarHandle;
 import java.util.function.BiFunction;
 import java.util.function.DoubleBinaryOperator;
 import java.util.function.IntToLongFunction;
@@ -13,17 +14,18 @@ import java.util.function.Supplier;
  * (take back), the join whose first half threw, and an eager pool's joins. The join methods
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
  * Scope's class comment); everything they do not do inline is here, and its calls go down: into the
- * {@link LatentStack}, the deque, a {@link PromotedJob}, and {@link Promotion} for the policy of
- * how much to promote (none of them calls back here). Two ways lead back in: running a task (a
- * take-back runs what was left in hand; a join waits, helping) re-enters user code, and so perhaps
- * this file; and waiting for a handed-off half ({@code job.join()} → {@code Task.join} → {@code
- * HelpingJoin}, or {@code Compensation} before blocking) calls {@link #promoteAll} first, which
- * only moves entries to the deque and cannot reach the join that waits. Owner-only code: every
- * method runs on the worker that owns the scope. A scope's slow paths check the owner ({@link
- * #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an escaped
- * scope's join that comes this way records nothing); a push that succeeds without promoting into
- * the deque does not look (Scope's class comment says what that leaves uncaught), and the first
- * half throwing on another thread reports that exception without touching the stack.
+ * {@link LatentStack}, the deque and a {@link PromotedJob} (none of them calls back here); the
+ * policy of when and how much to promote ({@link #shouldPromote}, {@link #toPromote}) is here too.
+ * Two ways lead back in: running a task (a take-back runs what was left in hand; a join waits,
+ * helping) re-enters user code, and so perhaps this file; and waiting for a handed-off half ({@code
+ * job.join()} → {@code Task.join} → {@code HelpingJoin}, or {@code Compensation} before blocking)
+ * calls {@link #promoteAll} first, which only moves entries to the deque and cannot reach the join
+ * that waits. Owner-only code: every method runs on the worker that owns the scope. A scope's slow
+ * paths check the owner ({@link #checkOwner}) before they change anything ({@link #forkSlow} as its
+ * first act, so an escaped scope's join that comes this way records nothing); a push that succeeds
+ * without promoting into the deque does not look (Scope's class comment says what that leaves
+ * uncaught), and the first half throwing on another thread reports that exception without touching
+ * the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
  * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
@@ -58,12 +60,38 @@ final class LatentJoins {
       if (slot < 0) {
         slot = s.pushFunction(item, arg, kind); // counted there, as every function push
       }
-      if (!(s.promoteIntoEmptyDeque && s.deque.size() == 0)) {
+      if (s.dequeEmptied == 0) {
         return slot;
       }
     }
-    promoteSome(s.worker);
+    stock(s.worker);
     return slot;
+  }
+
+  /**
+   * The deque may have been emptied ({@link LatentStack#dequeEmptied}): if it is empty, promote
+   * into it; then clear the word only if the deque is seen non-empty after the clear. The fence
+   * orders the clear before the deque read, and a thief stores 1 after its steal's CAS, so a steal
+   * this read misses sets the word again: an empty deque is never left with the word 0. With
+   * nothing to promote the word stays set, and the next fork promotes that fork. Optional work, as
+   * {@link #promoteSome}: an overflow inside leaves the word set (a plain store in the handler) and
+   * the forks latent, and the next fork or join tries again.
+   */
+  static void stock(Worker w) {
+    try {
+      if (w.deque.size() == 0) {
+        promoteSome(w);
+      }
+      if (w.deque.size() != 0) {
+        w.latent.dequeEmptied = 0;
+        VarHandle.fullFence();
+        if (w.deque.size() == 0) {
+          w.latent.dequeEmptied = 1;
+        }
+      }
+    } catch (StackOverflowError e) {
+      w.latent.dequeEmptied = 1; // not known to be stocked: look again next time
+    }
   }
 
   /**
@@ -85,14 +113,41 @@ final class LatentJoins {
     return new JoinKinds.Ambiguous(g);
   }
 
+  // ---------------------------------------------------------------------------------------------
+  // Promotion: the policy (when, how many) and the mechanics
+
   /**
-   * Promotes into our empty deque as many latent forks as {@link Promotion#toPromote} says, oldest
-   * first; an overflow anywhere in it (the count included) cuts it short harmlessly: the latent
-   * forks stay ours.
+   * Whether to promote (or split) work now: someone is hungry and our deque, which thieves take
+   * first, is empty. The one check behind {@link Tine#poll} and lazy loop splitting ({@code
+   * Ranges}). Only when the deque is empty: a thief takes what is there first, which bounds
+   * promotions by steals (the latent-forks design note has the reasons and the measurements).
+   */
+  static boolean shouldPromote(Worker w) {
+    return w.pool.hungry != 0 && w.deque.size() == 0;
+  }
+
+  /**
+   * How many latent forks to promote into our empty deque: the oldest, or, if someone is hungry
+   * ({@code WorkStealingPool.hungry}), the older half of them (a thief that finishes a promoted
+   * piece then finds the next one at once; measured on Micro's flat fan-out: Tine/JDK 1.19
+   * promoting one, see the design note).
+   */
+  static int toPromote(Worker w) {
+    return w.pool.hungry != 0 ? Math.max(1, w.latent.size() / 2) : 1;
+  }
+
+  static void countPromotion(Worker w) {
+    if (w.recordStats) w.counters.promotions++;
+  }
+
+  /**
+   * Promotes into our empty deque as many latent forks as {@link #toPromote} says, oldest first; an
+   * overflow anywhere in it (the count included) cuts it short harmlessly: the latent forks stay
+   * ours.
    */
   static void promoteSome(Worker w) {
     try {
-      for (int i = 0, n = Promotion.toPromote(w); i < n && promoteOldest(w); i++) {
+      for (int i = 0, n = toPromote(w); i < n && promoteOldest(w); i++) {
         // oldest first keeps the deque in age order
       }
     } catch (StackOverflowError e) {
@@ -106,8 +161,8 @@ final class LatentJoins {
    */
   static void takeLatentTop(Worker w) {
     w.latent.dropPeekedTask(); // awaitJoin peeked it; no blocking since
-    if (w.promoteIntoEmptyDeque && w.deque.size() == 0 && w.latent.sizeChecked() > 0) {
-      promoteSome(w); // joins, like forks, are where a worker promotes into its empty deque
+    if (w.latent.dequeEmptied != 0 && w.latent.sizeChecked() > 0) {
+      stock(w); // joins, like forks, are where a worker promotes into its empty deque
     }
   }
 

@@ -85,6 +85,25 @@ class LatentStack extends LatentClaims {
   long functionForksNotTakenBack;
 
   /**
+   * Non-zero when this worker's deque may have become empty since the owner last stocked it with a
+   * promotion (parallelism above 1 only; always 0 at parallelism 1). Set by a thief after it takes
+   * from the deque ({@code Stealing.onSteal}), by the owner after it pops from its own deque
+   * ({@code HelpingJoin.popOwn}), and at the start; cleared by the owner only once it has seen the
+   * deque non-empty after the clear ({@code LatentJoins.stock}). Invariant: an empty deque implies
+   * a non-zero word, so a fork or join that finds it zero needs no look at the deque.
+   *
+   * <p>Why a word and not the deque's size: the fast paths test this one field of {@code this},
+   * whose value is 0 in the common case at every parallelism (a steal is rare beside a join), so
+   * the JIT compiles the same code for a pool of one and a pool of many. Testing "parallelism above
+   * 1 and the deque is empty" instead made the branch's direction depend on the pool, and a JVM
+   * that had run a pool of two compiled the joins differently (the latent-forks design note). Plain
+   * loads and stores: a thief stores 1 right after its steal's CAS (a plain store, so no overflow
+   * can skip it), and a stale read only delays a promotion ({@code LatentJoins.stock} says why none
+   * is lost).
+   */
+  int dequeEmptied;
+
+  /**
    * Every slot at or above this has never held a function since the last {@link #clearAll}: a bound
    * on where scope pops may have left functions, so that clearing them costs what the recursion
    * used, not the array's capacity. Raised by the function-storing pushes (not the fast push, which

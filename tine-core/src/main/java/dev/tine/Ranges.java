@@ -114,7 +114,7 @@ final class Ranges {
   }
 
   private static boolean shouldSplit(Worker w, int i, int end) {
-    return splittable(i, end) && Promotion.shouldPromote(w);
+    return splittable(i, end) && LatentJoins.shouldPromote(w);
   }
 
   /**
@@ -122,7 +122,7 @@ final class Ranges {
    */
   private static void pushSplit(Worker w, RangeJob job) {
     job.markPromoted();
-    Promotion.countPromotion(w);
+    LatentJoins.countPromotion(w);
     w.pushSplit(job);
   }
 

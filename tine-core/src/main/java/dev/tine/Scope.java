@@ -69,17 +69,10 @@ public final class Scope extends LatentStack {
   final WorkDeque<Task<?>> deque;
   private final boolean latent;
 
-  /**
-   * Keep one promoted fork in the deque (parallelism above 1): see {@code
-   * Worker.promoteIntoEmptyDeque}.
-   */
-  final boolean promoteIntoEmptyDeque;
-
   Scope(Worker worker) {
     this.worker = worker;
     this.deque = worker.deque;
     this.latent = worker.latentForks;
-    this.promoteIntoEmptyDeque = worker.promoteIntoEmptyDeque;
   }
 
   /**
@@ -318,7 +311,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -355,7 +348,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -400,7 +393,7 @@ public final class Scope extends LatentStack {
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -436,7 +429,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -473,7 +466,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -518,7 +511,7 @@ public final class Scope extends LatentStack {
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -563,7 +556,7 @@ public final class Scope extends LatentStack {
       int bHi,
       LongBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -608,7 +601,7 @@ public final class Scope extends LatentStack {
       int bHi,
       DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -657,7 +650,7 @@ public final class Scope extends LatentStack {
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -693,7 +686,7 @@ public final class Scope extends LatentStack {
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi);
         return;
@@ -730,7 +723,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -766,7 +759,7 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -807,7 +800,7 @@ public final class Scope extends LatentStack {
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -850,7 +843,7 @@ public final class Scope extends LatentStack {
    */
   int fork(Object g, long arg, int kind) {
     int slot = tryPushFunction(g, arg);
-    if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+    if (slot < 0 || dequeEmptied != 0) {
       slot = LatentJoins.forkSlow(this, slot, g, arg, kind);
     }
     return slot;

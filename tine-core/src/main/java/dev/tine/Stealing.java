@@ -110,6 +110,11 @@ final class Stealing {
   }
 
   static void onSteal(Worker w, Task<?> s, Worker victim) {
+    if (victim.promoteIntoEmptyDeque) {
+      // First, and a plain store (no call, so no overflow can skip it): the victim's deque may be
+      // empty now, and its owner restocks it at its next fork or join (LatentStack.dequeEmptied).
+      victim.latent.dequeEmptied = 1;
+    }
     try {
       if (w.recordStats) {
         w.counters.steals++;

@@ -357,6 +357,59 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   // Running and joining (package-private)
 
   /**
+   * The runtime's one call of {@link #compute} (the run loop's, an invoke's, an inline join's): a
+   * call site whose type profile is made polymorphic once, at class initialization, by two classes
+   * that never run again ({@link #seedComputeProfile}).
+   *
+   * <p>Why: the JIT compiles the runtime's join methods ({@code join}, {@code execLatent}, {@code
+   * doExec}) on their own as well as into the user's code. With a profile that says "one task
+   * class", such a compile inlines that class's {@code compute()}, with the user's recursion
+   * inside, and becomes a big method; a later compile of the user's {@code compute()} then refuses
+   * to inline the join ("already compiled into a big method"), and every join is a real call. Which
+   * compile comes first is a race of the JIT's queue, so the same program ran at 5.5 or 6.4 times
+   * sequential in different JVMs (the latent-forks design note). With the profile polymorphic from
+   * the start, the join's own compile calls {@code compute()} virtually and stays small, so it is
+   * always inlined at the user's join, where the task's exact class is usually known (it was
+   * allocated there: {@code new Fib(n - 2).fork()}), and {@code compute()} is inlined by its class,
+   * not by the profile.
+   */
+  private static <V> V callCompute(Task<V> t) {
+    return t.compute();
+  }
+
+  static {
+    seedComputeProfile();
+  }
+
+  /**
+   * Fills {@link #callCompute}'s type profile (two receiver rows) with two classes used only here;
+   * the rows are never given up, so every later class counts as "other" and no compile inlines a
+   * task's {@code compute()} from the profile alone. Enough calls for the JIT's first tier to
+   * record them (a millisecond or two, once per JVM).
+   */
+  private static void seedComputeProfile() {
+    Task<Object> a =
+        new Task<>() {
+          @Override
+          protected Object compute() {
+            return null;
+          }
+        };
+    Task<Object> b =
+        new Task<>() {
+          @Override
+          protected Object compute() {
+            return this;
+          }
+        };
+    Object sink = null;
+    for (int i = 0; i < 20_000; i++) {
+      sink = callCompute(a);
+      sink = callCompute(b) == sink ? a : b;
+    }
+  }
+
+  /**
    * Runs compute() if the task is still incomplete; returns the status afterwards. A latent task
    * (run by its owner, the only thread that writes its status) completes with a release store; a
    * task other threads may have seen (promoted, submitted) completes with a CAS.
@@ -376,7 +429,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     int s = status;
     if (s >= 0) {
       try {
-        V v = compute();
+        V v = callCompute(this);
         if (w != null && w.pendingCount != 0) {
           w.completePending(); // a task below us could not complete: it must not end after us
         }
@@ -408,7 +461,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     try {
       LatentJoins.takeLatentTop(w);
       if (s >= 0) {
-        V v = compute();
+        V v = callCompute(this);
         finish(s, v, DONE);
       }
     } catch (Throwable ex) {
@@ -430,7 +483,13 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   /** Wait for completion in the calling thread: help if it is a worker, else block. */
   final int awaitJoin() {
     if (Thread.currentThread() instanceof Worker w) {
-      return HelpingJoin.awaitJoin(w, this, 0L);
+      // (0) The newest latent fork is the target: never promoted, so a direct call (an eager
+      // pool's latent stack is empty). Here rather than in HelpingJoin: one frame fewer to inline.
+      if (w.latent.isNewest(this)) {
+        if (w.recordStats) w.counters.inlineJoins++;
+        return execLatent(w);
+      }
+      return HelpingJoin.awaitJoin(w, this);
     }
     try {
       return TaskWait.awaitDone(this, false, 0L);

@@ -313,7 +313,7 @@ public final class Tine {
    * of a shared, rarely written word.
    */
   public static void poll() {
-    if (Thread.currentThread() instanceof Worker w && Promotion.shouldPromote(w)) {
+    if (Thread.currentThread() instanceof Worker w && LatentJoins.shouldPromote(w)) {
       LatentJoins.promoteSome(w);
     }
   }

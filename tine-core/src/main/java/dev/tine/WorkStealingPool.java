@@ -53,10 +53,9 @@ import javax.management.ObjectName;
  *   <tr><td>{@link HelpingJoin}</td><td>joins that run own forks, then help the target's
  *       thieves, and block only as a last resort</td></tr>
  *   <tr><td>{@link LatentJoins}</td><td>the join's slow paths for {@link Scope} and {@link
- *       Tine}: the slow fork, promotion (oldest first), taking a handed-off half back, the first
- *       half throwing, the eager twins</td></tr>
- *   <tr><td>{@link Promotion}</td><td>when to promote latent forks (the deque is empty, someone is
- *       hungry) and how many</td></tr>
+ *       Tine}: the slow fork, promotion (when: the deque is empty, someone is hungry; how many;
+ *       oldest first), taking a handed-off half back, the first half throwing, the eager
+ *       twins</td></tr>
  *   <tr><td>{@code JoinKinds}, {@code PromotedJob}</td><td>the join shapes' kinds (generated
  *       from one table); a join's half once promoted</td></tr>
  *   <tr><td>{@link Sleep}</td><td>spin, yield, park; wake-ups and why none is lost; retirement</td></tr>

@@ -11,8 +11,8 @@ import dev.tine.stats.WorkerCounters;
  * <ul>
  *   <li>{@link Stealing}: the scan for work (external queue, random victims, claims);
  *   <li>{@link HelpingJoin}: joins that run own forks, then help the target's thieves;
- *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion, taking a half back);
- *   <li>{@link Promotion}: the policy of when to promote latent forks, and how many;
+ *   <li>{@link LatentJoins}: the join's slow paths (slow fork, promotion and its policy, taking a
+ *       half back);
  *   <li>{@link Sleep}: idle workers registering, parking and being woken.
  * </ul>
  *
@@ -173,6 +173,7 @@ final class Worker extends Thread {
     setDaemon(pool.daemon);
     this.scope = new Scope(this);
     this.latent = scope;
+    latent.dequeEmptied = promoteIntoEmptyDeque ? 1 : 0; // the deque starts empty
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -335,8 +336,8 @@ final class Worker extends Thread {
       try {
         t.setLatent();
         if (recordStats) counters.latentForks++;
-        if (promoteIntoEmptyDeque && deque.size() == 0) {
-          LatentJoins.promoteSome(this);
+        if (latent.dequeEmptied != 0) {
+          LatentJoins.stock(this);
         }
       } catch (StackOverflowError | OutOfMemoryError e) {
         // The fork is recorded, so fork() must return: a caller that saw it throw would never

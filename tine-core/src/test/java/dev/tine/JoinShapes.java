@@ -309,7 +309,7 @@ final class JoinShapes {
       $doc$
       $suppress$  public $tp$$ret$ $name$($params$) {
           int slot = tryPushFunction($g$, $packed$);
-          if (slot < 0 || (promoteIntoEmptyDeque && deque.size() == 0)) {
+          if (slot < 0 || dequeEmptied != 0) {
             if (!latent) {
               $eager$
             }

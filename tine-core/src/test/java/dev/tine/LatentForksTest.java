@@ -163,6 +163,50 @@ class LatentForksTest {
   }
 
   @Test
+  @Timeout(60)
+  void aDequeEmptiedByAStealIsRestockedAtTheNextFork() throws Exception {
+    // The fork does not read the deque: a thief's steal sets the owner's dequeEmptied word, and
+    // the owner's next fork sees it and promotes. Without the thief's store the deque stays empty
+    // and the next fork latent, while the other worker could take it.
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      for (int round = 0; round < 20; round++) {
+        CountDownLatch stolen = new CountDownLatch(1), release = new CountDownLatch(1);
+        String r =
+            pool.invoke(
+                Task.of(() -> {
+                  Thread owner = Thread.currentThread();
+                  Task<Boolean> first =
+                      Task.of(
+                              () -> {
+                                boolean ranElsewhere = Thread.currentThread() != owner;
+                                stolen.countDown();
+                                try {
+                                  release.await();
+                                } catch (InterruptedException e) {
+                                  throw new AssertionError(e);
+                                }
+                                return ranElsewhere;
+                              })
+                          .fork(); // the deque starts empty: promoted, then stolen
+                  long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                  while (stolen.getCount() != 0 && System.nanoTime() < deadline) {
+                    Thread.onSpinWait(); // runnable: no claim can take our forks meanwhile
+                  }
+                  assertEquals(0, stolen.getCount(), "the other worker took the first fork");
+                  Task<Long> second = new Programs.Fib(12).fork();
+                  boolean restocked = second.wasPromoted() || second.isDone();
+                  release.countDown();
+                  assertEquals(Programs.seqFib(12), second.join());
+                  assertTrue(first.join(), "the first fork ran on the thief");
+                  assertTrue(restocked, "a steal emptied the deque: the next fork goes there");
+                  return "ok";
+                }));
+        assertEquals("ok", r);
+      }
+    }
+  }
+
+  @Test
   void aStolenTaskReturnsItsOwnResultNeverItsThief() {
     // A thief records itself in the task until the task completes (a hint for joiners); the
     // outcome must replace it, null included.
