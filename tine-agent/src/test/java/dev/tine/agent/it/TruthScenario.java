@@ -194,6 +194,14 @@ public final class TruthScenario {
         truth(w[1], Double.parseDouble(w[2]));
         continue;
       }
+      if (w[0].equals("pending")) {
+        // tasks of the mode submitted but not yet ended and recorded: on a loaded machine the
+        // queue drains seconds after the last submission
+        int m = mode(w[1]), pending = 0, last = next.get();
+        for (int i = 0; i < last; i++) if (modeOf[i] == m && after1[i] == 0) pending++;
+        System.out.println("PENDING " + pending);
+        continue;
+      }
       if (w[0].equals("attached")) {
         aliveAtAttach = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
         continue;
