@@ -163,6 +163,19 @@ public final class TuneCommand implements Callable<Integer> {
       double tick = PoolWindow.num(agent.get("TickSeconds"));
       double window = PoolWindow.num(agent.get("WindowSeconds"));
       List<Map<String, Object>> first = chosen(client.pools());
+      // A pool the agent has not seen yet (a JVM just started; attached, a pool appears at its
+      // next task) may come within a window: wait that long before saying it does not exist.
+      long seenBy =
+          System.nanoTime()
+              + (long)
+                  (((Double.isNaN(window) ? 5 : window) + 3 * (Double.isNaN(tick) ? 1 : tick))
+                      * 1e9);
+      while (first == null
+          && unknownPool.startsWith("no pool named")
+          && System.nanoTime() < seenBy) {
+        Thread.sleep(200);
+        first = chosen(client.pools());
+      }
       if (first == null) {
         err.println("tine tune: " + unknownPool + " (nothing changed)");
         return ResizeResult.NO_SUCH_POOL;
