@@ -78,6 +78,36 @@ final class Resizer {
     return sb.append(')').toString();
   }
 
+  /** A live, resizable pool: its name, how it is sized, and the setter {@code --resize} uses. */
+  private record Target(String name, Sizing sizing, SizeControl control) {}
+
+  /** The pool's {@link Target}, or the refusal when it is gone or cannot be resized at all. */
+  private static Object target(PoolState st) {
+    PoolFigures f = st.figures;
+    String name = f != null ? f.name : "#" + st.id;
+    Object pool = st.ref.get();
+    if (pool == null)
+      return ResizeResult.refused(name, -1, ResizeResult.NO_SUCH_POOL, name + ": the pool is gone");
+    Sizing s = PoolSizing.of(st, pool);
+    SizeControl c = s.control();
+    if (c == null)
+      return ResizeResult.refused(
+          name, -1, ResizeResult.NOT_RESIZABLE, name + ": not resizable: " + s.refusal());
+    return new Target(name, s, c);
+  }
+
+  private record Sizes(int core, int max, int size) {}
+
+  /** The pool's sizes now, or the refusal when a getter throws (a pool half torn down). */
+  private static Object readSizes(String name, SizeControl c) {
+    try {
+      return new Sizes(c.core(), c.max(), c.size());
+    } catch (Throwable t) {
+      return ResizeResult.refused(
+          name, -1, ResizeResult.FAILED, name + ": could not read its sizes: " + unwrap(t));
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Resize
 
@@ -99,27 +129,21 @@ final class Resizer {
     Object found = find(q);
     if (found instanceof ResizeResult r) return r;
     PoolState st = (PoolState) found;
-    String name = st.figures.name;
-    Object pool = st.ref.get();
-    if (pool == null)
-      return ResizeResult.refused(name, -1, ResizeResult.NO_SUCH_POOL, name + ": the pool is gone");
-    Sizing s = PoolSizing.of(st, pool);
-    SizeControl c = s.control();
-    if (c == null)
-      return ResizeResult.refused(
-          name, -1, ResizeResult.NOT_RESIZABLE, name + ": not resizable: " + s.refusal());
+    Object target = target(st);
+    if (target instanceof ResizeResult refused) return refused;
+    Target t0 = (Target) target;
+    String name = t0.name();
+    Sizing s = t0.sizing();
+    SizeControl c = t0.control();
     SizeRecord r = st.sizes;
     int from, to, original;
     synchronized (r) {
       int core, max;
-      try {
-        core = c.core();
-        max = c.max();
-        from = c.size();
-      } catch (Throwable t) {
-        return ResizeResult.refused(
-            name, -1, ResizeResult.FAILED, name + ": could not read its sizes: " + unwrap(t));
-      }
+      Object read = readSizes(name, c);
+      if (read instanceof ResizeResult unreadable) return unreadable;
+      core = ((Sizes) read).core();
+      max = ((Sizes) read).max();
+      from = ((Sizes) read).size();
       if (s.unlessForced() && !force)
         return ResizeResult.refused(
             name,
@@ -270,28 +294,19 @@ final class Resizer {
   }
 
   private ResizeResult restoreOne(PoolState st, boolean force, String by, String why) {
-    PoolFigures f = st.figures;
-    String name = f != null ? f.name : "#" + st.id;
-    Object pool = st.ref.get();
-    if (pool == null)
-      return ResizeResult.refused(name, -1, ResizeResult.NO_SUCH_POOL, name + ": the pool is gone");
-    Sizing s = PoolSizing.of(st, pool);
-    SizeControl c = s.control();
-    if (c == null)
-      return ResizeResult.refused(
-          name, -1, ResizeResult.NOT_RESIZABLE, name + ": not resizable: " + s.refusal());
+    Object target = target(st);
+    if (target instanceof ResizeResult refused) return refused;
+    String name = ((Target) target).name();
+    SizeControl c = ((Target) target).control();
     SizeRecord r = st.sizes;
     int from, to, original;
     synchronized (r) {
       int core, max;
-      try {
-        core = c.core();
-        max = c.max();
-        from = c.size();
-      } catch (Throwable t) {
-        return ResizeResult.refused(
-            name, -1, ResizeResult.FAILED, name + ": could not read its sizes: " + unwrap(t));
-      }
+      Object read = readSizes(name, c);
+      if (read instanceof ResizeResult unreadable) return unreadable;
+      core = ((Sizes) read).core();
+      max = ((Sizes) read).max();
+      from = ((Sizes) read).size();
       if (!r.changed())
         return new ResizeResult(
             name,
