@@ -753,11 +753,12 @@ public final class AgentHooks implements TineHooks {
   /**
    * The slot a request counts for: the running task of the request's own server family (a server
    * pool nested in, or over, an application's pool on the same threads: the request is the
-   * server's), else the running task of a JDK pool that is the server's own ({@link
-   * Family#ownsJdkPool}: an older Tomcat's), else none. A request that runs in a task of another
-   * pool (Jetty's {@code ExecutorThreadPool} queues it as a task of the application's pool) is not
-   * that pool's: counted for it (the thread's first slot), it turned the application pool's row
-   * into a fraction of the server's requests in place of its own tasks.
+   * server's), else the running task of a JDK pool where the family says its requests run there
+   * ({@link Family#requestsOnJdkPool}: an older Tomcat's pool, or any pool Tomcat was given as its
+   * executor), the innermost one if several run, else none. A request that runs in a task of
+   * another pool (Jetty's {@code ExecutorThreadPool} queues it as a task of the application's pool)
+   * is not that pool's: counted for it (the thread's first slot), it turned the application pool's
+   * row into a fraction of the server's requests in place of its own tasks.
    */
   private Slot requestSlot(Family f) {
     if (f == null) return null;
@@ -765,13 +766,18 @@ public final class AgentHooks implements TineHooks {
     for (Slot s = head; s != null; s = s.nested) {
       if (s.running && s.st != null && s.st.family == f) return s;
     }
-    for (Slot s = head; s != null; s = s.nested) {
-      if (s.running && s.st != null && s.st.family == null) {
-        Object pool = s.st.ref.get();
-        if (pool != null && f.ownsJdkPool(pool.getClass())) return s;
-      }
+    if (head == null) return null;
+    // innermost first: bind() puts the newest nested slot right after the head
+    for (Slot s = head.nested; s != null; s = s.nested) {
+      if (jdkRequestSlot(f, s)) return s;
     }
-    return null;
+    return jdkRequestSlot(f, head) ? head : null;
+  }
+
+  private static boolean jdkRequestSlot(Family f, Slot s) {
+    if (!s.running || s.st == null || s.st.family != null) return false;
+    Object pool = s.st.ref.get();
+    return pool != null && f.requestsOnJdkPool(pool.getClass());
   }
 
   /** The slot whose request is open on this thread, if any (else the first slot). */

@@ -150,6 +150,16 @@ abstract class Family implements ServerFamily {
     return ownsJdk.get(c);
   }
 
+  /**
+   * Whether this server's request, on a thread where no task of the family's own pool runs, counts
+   * for the JDK pool whose task the thread runs (a pool of class {@code c}): by default only where
+   * that pool is the server's own ({@link #ownsJdkPool(Class)}). A server that can run its requests
+   * only on the executor it was given says yes for any pool ({@code TomcatFamily}).
+   */
+  boolean requestsOnJdkPool(Class<?> c) {
+    return ownsJdkPool(c);
+  }
+
   private final ClassValue<Boolean> ownsJdk =
       new ClassValue<>() {
         @Override

@@ -35,7 +35,8 @@ import net.bytebuddy.asm.AsmVisitorWrapper;
  * the requests it handles there, which count for its group with their wait from the {@code
  * select}'s return to the handler's read of the request ({@code processSelectedKey} marks each
  * ready channel, so that each channel's first request waits from that return, not from the previous
- * channel's request). Only NIO loops: Epoll's, KQueue's and io_uring's loops have no I/O phase seen
+ * channel's request). NIO's and Epoll's loops ({@code EpollEventLoop.processReady}, each channel at
+ * {@code EpollStreamUnsafe.epollInReady}); KQueue's and io_uring's loops have no I/O phase seen
  * here.
  */
 final class NettyFamily extends Family {
@@ -48,6 +49,13 @@ final class NettyFamily extends Family {
 
   /** An I/O loop over a JDK {@code Selector}. */
   private static final String NIO_LOOP = "io/netty/channel/nio/NioEventLoop";
+
+  /** An I/O loop over Linux's {@code epoll} (netty-transport-native-epoll). */
+  private static final String EPOLL_LOOP = "io/netty/channel/epoll/EpollEventLoop";
+
+  /** Where an Epoll loop reads a ready stream channel (TCP, Unix domain sockets). */
+  private static final String EPOLL_STREAM_UNSAFE =
+      "io/netty/channel/epoll/AbstractEpollStreamChannel$EpollStreamUnsafe";
 
   // An event loop's phases (TineBridge.loopPhase): its select returned and it handles the ready
   // channels (IO_BEGIN ... IO_END), the next ready channel (KEY), its queued tasks (TASKS_*).
@@ -77,6 +85,10 @@ final class NettyFamily extends Family {
                         .and(
                             net.bytebuddy.matcher.ElementMatchers.not(
                                 net.bytebuddy.matcher.ElementMatchers.isStatic())))),
+        EPOLL_LOOP,
+        Advice.to(ProcessKeys.class).on(named("processReady").and(takesArguments(2))),
+        EPOLL_STREAM_UNSAFE,
+        Advice.to(ReadyChannel.class).on(named("epollInReady").and(takesArguments(0))),
         AEE,
         Advice.to(RunTask.class).on(named("runTask").and(takesArguments(Runnable.class))),
         CONTEXT,
@@ -369,7 +381,10 @@ final class NettyFamily extends Family {
     }
   }
 
-  /** {@code NioEventLoop.processSelectedKeys()}: entered as the loop's {@code select} returns. */
+  /**
+   * {@code NioEventLoop.processSelectedKeys()}, {@code EpollEventLoop.processReady(events, n)}:
+   * entered as the loop's {@code select} or {@code epoll_wait} returns with ready channels.
+   */
   static final class ProcessKeys {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This Object loop) {
@@ -389,6 +404,17 @@ final class NettyFamily extends Family {
     @Advice.OnMethodEnter(suppress = Throwable.class)
     static void enter(@Advice.This Object loop) {
       TineBridge.loopPhase(ID, loop, KEY);
+    }
+  }
+
+  /**
+   * {@code EpollStreamUnsafe.epollInReady()}: an Epoll loop reads the next ready channel (its
+   * {@code processReady} calls it once per ready channel with bytes to read).
+   */
+  static final class ReadyChannel {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter() {
+      TineBridge.loopPhase(ID, null, KEY);
     }
   }
 

@@ -84,17 +84,32 @@ final class TomcatFamily extends Family {
         }
       };
 
-  /**
-   * Tomcat's own start of the request: when its first byte was read ({@code
-   * Request.getStartTimeNanos()}, what its access log's {@code %D} counts from), so the header
-   * parsing is in the request's handling, as Tomcat counts it.
-   */
   /** Older Tomcats' {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} extends the JDK's. */
   @Override
   boolean ownsJdkPool(String className) {
     return className.startsWith("org.apache.tomcat.");
   }
 
+  /**
+   * Any JDK pool: Tomcat runs a connection's processing (its {@code SocketProcessor}s, HTTP/2's
+   * streams) only on its endpoint's executor (or inline on the poller, outside any pool), so a JDK
+   * pool whose task runs a Tomcat request is that executor: an older Tomcat's own pool, or the
+   * application's ({@code protocolHandler.setExecutor(aThreadPoolExecutor)}, a Spring {@code
+   * ThreadPoolTaskExecutor}, its tasks wrapped by a decorator or not). No family's pool shows
+   * Tomcat's requests there, so this pool's row is the only one on those threads: per request, its
+   * tasks in the task view. (Jetty says no: its {@code ExecutorThreadPool}'s row has the requests,
+   * and the application's pool under it keeps its tasks.)
+   */
+  @Override
+  boolean requestsOnJdkPool(Class<?> c) {
+    return true;
+  }
+
+  /**
+   * Tomcat's own start of the request: when its first byte was read ({@code
+   * Request.getStartTimeNanos()}, what its access log's {@code %D} counts from), so the header
+   * parsing is in the request's handling, as Tomcat counts it.
+   */
   @Override
   long requestStart(Object request) {
     if (request == null) return 0;

@@ -285,35 +285,70 @@ class RequestFiguresTest {
   }
 
   /**
-   * A server's request in a task of a JDK pool counts for it only where that pool is the server's
-   * own (an older Tomcat's pool copies the JDK's, measured as a JDK pool), never for an
-   * application's pool.
+   * A server's request in a task of a JDK pool, with no task of the server's own pool on the
+   * thread: Tomcat's counts for that pool (Tomcat runs requests only on the executor it was given:
+   * an older Tomcat's own pool, or the application's {@code ThreadPoolExecutor}), the innermost of
+   * two nested JDK pools, waiting from its task's arrival there; Jetty's and Netty's do not (their
+   * own pool's row has their requests; an application pool under them keeps its tasks). Before,
+   * Tomcat's counted only for a pool of Tomcat's class: the application's executor read per task.
    */
   @Test
-  void aServersRequestCountsForAJdkPoolOnlyIfThePoolIsTheServers() {
+  void aTomcatRequestCountsForTheJdkPoolThatRunsItOthersOnlyForTheirOwn() {
     assertTrue(
         Families.of(TOMCAT).ownsJdkPool("org.apache.tomcat.util.threads.ThreadPoolExecutor"));
     assertTrue(!Families.of(TOMCAT).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
-    assertTrue(!Families.of(JettyFamily.ID).ownsJdkPool("java.util.concurrent.ThreadPoolExecutor"));
-    java.util.concurrent.ThreadPoolExecutor tpe =
-        new java.util.concurrent.ThreadPoolExecutor(
-            1,
-            1,
-            1,
-            java.util.concurrent.TimeUnit.SECONDS,
-            new java.util.concurrent.SynchronousQueue<>());
+    assertTrue(
+        !Families.of(JettyFamily.ID)
+            .requestsOnJdkPool(java.util.concurrent.ThreadPoolExecutor.class));
+    assertTrue(
+        !Families.of(NettyFamily.ID)
+            .requestsOnJdkPool(java.util.concurrent.ThreadPoolExecutor.class));
+    java.util.concurrent.ThreadPoolExecutor outer = tpe(), inner = tpe();
+    Object outerTask = new Object();
     try {
-      hooks.tpeExecute(tpe, task);
-      hooks.tpeTaken(tpe, task);
+      // an application pool whose task runs the executor Tomcat was given (nested on this thread)
+      hooks.tpeExecute(outer, outerTask);
+      hooks.tpeTaken(outer, outerTask);
+      long a0 = System.nanoTime();
+      hooks.tpeExecute(inner, task); // Tomcat's poller hands the connection to its executor
+      long a1 = System.nanoTime();
+      pause(3);
+      hooks.tpeTaken(inner, task);
+      long s0 = System.nanoTime();
       hooks.reqBegin(TOMCAT, null);
+      long s1 = System.nanoTime();
+      pause(2);
       hooks.reqEnd(TOMCAT, null, null);
-      hooks.tpeIdle(tpe);
-      PoolState st = reg.get(tpe);
+      hooks.reqBegin(JettyFamily.ID, null); // another server's request here: not this pool's
+      hooks.reqEnd(JettyFamily.ID, null, null);
+      hooks.tpeIdle(inner);
+      hooks.tpeIdle(outer);
+
+      PoolState st = reg.get(inner);
       st.refresh(System.nanoTime());
-      assertEquals(PoolFigures.TASKS, st.figures.unit);
-      assertEquals(1, st.figures.windowCompleted, "tasks");
+      assertEquals(PoolFigures.REQUESTS, st.figures.unit, "the executor Tomcat was given");
+      assertEquals(1, st.figures.windowCompleted, "Tomcat's request only");
+      assertEquals(1, st.figures.tasks.windowCompleted, "its task");
+      long wait = Math.round(st.figures.totalWaitSeconds * 1e9);
+      assertTrue(
+          wait >= s0 - a1 - 1000 && wait <= s1 - a0 + 1000,
+          "wait " + wait + " ns not in [" + (s0 - a1) + ", " + (s1 - a0) + "]");
+      PoolState app = reg.get(outer);
+      app.refresh(System.nanoTime());
+      assertEquals(PoolFigures.TASKS, app.figures.unit, "the pool around it keeps its tasks");
+      assertEquals(1, app.figures.windowCompleted);
     } finally {
-      tpe.shutdownNow();
+      outer.shutdownNow();
+      inner.shutdownNow();
     }
+  }
+
+  private static java.util.concurrent.ThreadPoolExecutor tpe() {
+    return new java.util.concurrent.ThreadPoolExecutor(
+        1,
+        1,
+        1,
+        java.util.concurrent.TimeUnit.SECONDS,
+        new java.util.concurrent.SynchronousQueue<>());
   }
 }

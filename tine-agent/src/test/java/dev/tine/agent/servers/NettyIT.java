@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.tine.agent.servers.ServerHarness.Mode;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -36,21 +38,45 @@ class NettyIT {
       value = Mode.class,
       names = {"AT_START", "ATTACHED"})
   void handlersOnTheEventLoopMatchTheServersOwnLog(Mode mode) throws Exception {
+    handlersOnTheLoops(mode, List.of("2"));
+  }
+
+  /**
+   * The same on Linux's native transport: an {@code EpollEventLoopGroup} of 2 loops
+   * (netty-transport-native-epoll), the same figures as NIO's loops. Attached here; at start with
+   * {@code -Pservers-full}.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"ATTACHED"})
+  void handlersOnEpollLoopsMatchTheServersOwnLog(Mode mode) throws Exception {
+    handlersOnTheLoops(mode, List.of("2", "epoll"));
+  }
+
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START"})
+  void handlersOnEpollLoopsAtStartMatchTheServersOwnLog(Mode mode) throws Exception {
+    handlersOnTheLoops(mode, List.of("2", "epoll"));
+  }
+
+  private static void handlersOnTheLoops(Mode mode, List<String> args) throws Exception {
+    if (args.contains("epoll")) {
+      // not a pass where the native transport cannot load (a skip, with Netty's own reason)
+      Assumptions.assumeTrue(
+          io.netty.channel.epoll.Epoll.isAvailable(),
+          () -> "no native epoll here: " + io.netty.channel.epoll.Epoll.unavailabilityCause());
+    }
     ServerHarness.Result r;
     String scrape;
     ServerHarness.agentOptions = ",prometheus=127.0.0.1:0";
     try {
       r =
           ServerHarness.run(
-              mode,
-              NettyLoopServer.class,
-              List.of("2"),
-              "Netty",
-              "netty-loop",
-              8,
-              1_000,
-              20_000,
-              false);
+              mode, NettyLoopServer.class, args, "Netty", "netty-loop", 8, 1_000, 20_000, false);
       scrape = ServerHarness.lastScrape;
     } finally {
       ServerHarness.agentOptions = "";

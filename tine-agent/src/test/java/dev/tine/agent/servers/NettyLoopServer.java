@@ -32,7 +32,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * Embedded Netty 4.1 HTTP server on 127.0.0.1 with its handler on the event loop (Netty's usual
  * way): a {@code NioEventLoopGroup} of {@code loops} I/O loops decodes, aggregates and handles each
- * request on the loop that reads it. Args: {@code loops}.
+ * request on the loop that reads it. Args: {@code loops [epoll]}: with {@code epoll}, an {@code
+ * EpollEventLoopGroup} (Linux's native transport) in place of NIO's, the rest the same.
  *
  * <p>Its own log of each request, through Netty's public API only: the handler notes its start and
  * end; and, for the wait, when the loop reached the request's channel's bytes in that turn of the
@@ -58,17 +59,29 @@ public final class NettyLoopServer {
           TURN.get()[0] = 0;
           return netty.calculateStrategy(selectSupplier, hasTasks);
         };
-    EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-boss"));
+    boolean epoll = args.length > 1 && args[1].equals("epoll");
+    if (epoll) io.netty.channel.epoll.Epoll.ensureAvailability(); // says why, where it cannot load
+    EventLoopGroup boss =
+        epoll
+            ? new io.netty.channel.epoll.EpollEventLoopGroup(
+                1, new DefaultThreadFactory("netty-boss"))
+            : new NioEventLoopGroup(1, new DefaultThreadFactory("netty-boss"));
     EventLoopGroup loopGroup =
-        new NioEventLoopGroup(
-            loops,
-            new DefaultThreadFactory("netty-loop"),
-            SelectorProvider.provider(),
-            () -> turns);
+        epoll
+            ? new io.netty.channel.epoll.EpollEventLoopGroup(
+                loops, new DefaultThreadFactory("netty-loop"), () -> turns)
+            : new NioEventLoopGroup(
+                loops,
+                new DefaultThreadFactory("netty-loop"),
+                SelectorProvider.provider(),
+                () -> turns);
     ServerBootstrap b =
         new ServerBootstrap()
             .group(boss, loopGroup)
-            .channel(NioServerSocketChannel.class)
+            .channel(
+                epoll
+                    ? io.netty.channel.epoll.EpollServerSocketChannel.class
+                    : NioServerSocketChannel.class)
             .childHandler(
                 new ChannelInitializer<SocketChannel>() {
                   @Override
@@ -89,7 +102,8 @@ public final class NettyLoopServer {
                 });
     Channel server = b.bind("127.0.0.1", 0).sync().channel();
     System.out.println(
-        "SERVER Netty-loop "
+        "SERVER Netty-loop"
+            + (epoll ? "-epoll " : " ")
             + io.netty.util.Version.identify().get("netty-common").artifactVersion());
     TRUTH.serve(
         ((InetSocketAddress) server.localAddress()).getPort(),

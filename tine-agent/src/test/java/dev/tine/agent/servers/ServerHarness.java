@@ -47,8 +47,15 @@ final class ServerHarness {
   /** Requests a {@link Mode#WARMED} server serves before the attach. */
   static final int WARM_REQUESTS = 10_000;
 
-  /** What one run measured, for the report. */
-  record Result(String line, Map<String, Object> pool) {}
+  /**
+   * What one run measured, for the report: the checked pool, and every pool the agent showed just
+   * after the check (null where not read).
+   */
+  record Result(String line, Map<String, Object> pool, List<Map<String, Object>> pools) {
+    Result(String line, Map<String, Object> pool) {
+      this(line, pool, null);
+    }
+  }
 
   static Path agentJar() {
     Path p = Path.of(System.getProperty("tine.agent.jar", "target/tine-agent.jar"));
@@ -159,7 +166,8 @@ final class ServerHarness {
                     .findFirst()
                     .orElse(main.getSimpleName());
           }
-          Result r = check(mode, label, pool, p, lines, all);
+          Result checked = check(mode, label, pool, p, lines, all);
+          Result r = new Result(checked.line(), checked.pool(), agent.pools());
           Object url = agent.agent().get("PrometheusUrl");
           lastScrape = url == null || url.toString().isEmpty() ? null : scrape(url.toString());
           assertEquals(0, load.wrong.get(), "wrong answers");

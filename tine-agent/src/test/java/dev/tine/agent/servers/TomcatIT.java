@@ -99,6 +99,51 @@ class TomcatIT {
   }
 
   /**
+   * Tomcat on the application's own {@code java.util.concurrent.ThreadPoolExecutor} (given as the
+   * connector's executor, 4 threads): that pool is the one serving Tomcat's requests, so its row is
+   * per request, against Tomcat's own access log (λ within 2%, S 5%, Wq 10% or 0.1 ms), its tasks
+   * against its own log in the task view; and it is the only row on those threads. Attached here
+   * (the at-start run is in {@link #anApplicationsExecutorAtStartShowsTomcatsRequests}).
+   */
+  @Test
+  void anApplicationsExecutorShowsTomcatsRequestsAttached() throws Exception {
+    applicationsExecutorShowsTomcatsRequests(Mode.ATTACHED);
+  }
+
+  /** The same at start ({@code -javaagent}); kept out of the default verify for time. */
+  @Tag("servers-full")
+  @Test
+  void anApplicationsExecutorAtStartShowsTomcatsRequests() throws Exception {
+    applicationsExecutorShowsTomcatsRequests(Mode.AT_START);
+  }
+
+  private static void applicationsExecutorShowsTomcatsRequests(Mode mode) throws Exception {
+    ServerHarness.Result r =
+        ServerHarness.run(
+            mode,
+            TomcatServer.class,
+            List.of("4", "juc"),
+            "ThreadPoolExecutor",
+            "app-exec",
+            8,
+            4_000,
+            20_000,
+            false);
+    assertEquals("requests", r.pool().get("Unit"), r.line());
+    assertEquals(
+        "dev.tine.agent.servers.TomcatServer$ApplicationPool", r.pool().get("PoolClass"), r.line());
+    // one row on the pool's threads: no Tomcat pool of its own, no second row named after them
+    List<String> rows = new java.util.ArrayList<>();
+    for (Map<String, Object> p : r.pools()) {
+      String name = String.valueOf(p.get("Name"));
+      if ("Tomcat".equals(p.get("Kind")) || name.startsWith("app-exec")) {
+        rows.add(p.get("Kind") + " " + name + " " + p.get("Unit"));
+      }
+    }
+    assertEquals(1, rows.size(), "rows on Tomcat's request threads: " + rows);
+  }
+
+  /**
    * One thread and a queue of one (Tomcat's {@code maxQueueSize}) under 8 clients: Tomcat refuses
    * tasks and closes their connections. Every refusal the pool's own log counts, the agent counts,
    * and none of the times Tomcat's {@code execute} calls its {@code reject} and then queues the

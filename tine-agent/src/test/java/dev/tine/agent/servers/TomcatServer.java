@@ -23,7 +23,9 @@ import org.apache.tomcat.util.threads.ThreadPoolExecutor;
  * TaskQueue}, {@code maxThreads} threads), in a subclass whose {@code execute}, {@code
  * beforeExecute} and {@code afterExecute} log each task's arrival, start and end: the server's own
  * truth, at the pool's own extension points, and each refusal. Args: {@code maxThreads
- * [maxQueueSize]}.
+ * [maxQueueSize]}, or {@code threads juc}: the connector's executor is then the application's own
+ * {@code java.util.concurrent.ThreadPoolExecutor} ({@link ApplicationPool}), as an application
+ * gives one to Tomcat ({@code protocolHandler.setExecutor}).
  */
 public final class TomcatServer {
   static final Truth TRUTH = new Truth();
@@ -70,6 +72,64 @@ public final class TomcatServer {
       if (r != null && r[0] != 0) TRUTH.task(r[0], r[1], end);
       running.remove();
       super.afterExecute(task, thrown); // Tomcat counts its submitted tasks down here
+    }
+  }
+
+  /**
+   * The application's own {@code java.util.concurrent.ThreadPoolExecutor} given to Tomcat as its
+   * connector's executor ({@code protocolHandler.setExecutor}), {@code threads} fixed threads over
+   * an unbounded queue (a JDK pool starts threads above its core only when its queue is full),
+   * logging its tasks at the JDK pool's own extension points as {@link LoggedPool} does.
+   */
+  static final class ApplicationPool extends java.util.concurrent.ThreadPoolExecutor {
+    private final Map<Runnable, long[]> arrivals = new ConcurrentHashMap<>();
+    private final ThreadLocal<long[]> running = new ThreadLocal<>();
+
+    ApplicationPool(int threads) {
+      super(
+          threads,
+          threads,
+          60,
+          TimeUnit.SECONDS,
+          new java.util.concurrent.LinkedBlockingQueue<>(),
+          new java.util.concurrent.ThreadFactory() {
+            private final java.util.concurrent.atomic.AtomicInteger n =
+                new java.util.concurrent.atomic.AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "app-exec-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            }
+          });
+    }
+
+    @Override
+    public void execute(Runnable task) {
+      // the clock read after the map's put, right as the pool gets the task: a put that waits for
+      // a bin's lock held by a descheduled pool thread (under CPU hogs: milliseconds) is not the
+      // task's wait in the pool
+      long[] arrival = new long[1];
+      arrivals.put(task, arrival); // a SocketProcessor is queued once at a time
+      arrival[0] = System.nanoTime(); // read by the pool thread after it takes the task
+      super.execute(task);
+    }
+
+    @Override
+    protected void beforeExecute(Thread t, Runnable task) {
+      long[] e = arrivals.remove(task);
+      long a = e == null ? 0 : e[0];
+      running.set(new long[] {a, System.nanoTime()});
+      RequestLog.taskArrived(a);
+    }
+
+    @Override
+    protected void afterExecute(Runnable task, Throwable thrown) {
+      long end = System.nanoTime();
+      long[] r = running.get();
+      if (r != null && r[0] != 0) TRUTH.task(r[0], r[1], end);
+      running.remove();
     }
   }
 
@@ -216,15 +276,26 @@ public final class TomcatServer {
     int threads = Integer.parseInt(args[0]);
     // a bounded queue (the connector's maxQueueSize): at maxThreads and a full queue, Tomcat
     // refuses the task and closes the connection
-    int queueCapacity = args.length > 1 ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
+    boolean juc = args.length > 1 && args[1].equals("juc");
+    int queueCapacity = args.length > 1 && !juc ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(java.nio.file.Files.createTempDirectory("tomcat").toString());
     Connector c = new Connector("HTTP/1.1");
     c.setPort(0);
     c.setProperty("address", "127.0.0.1");
-    TaskQueue queue = new TaskQueue(queueCapacity);
-    LoggedPool pool = new LoggedPool(threads, queue);
-    queue.setParent(pool);
+    java.util.concurrent.AbstractExecutorService pool;
+    java.util.function.Supplier<String> sizes;
+    if (juc) {
+      ApplicationPool p = new ApplicationPool(threads);
+      pool = p;
+      sizes = () -> p.getCorePoolSize() + "/" + p.getMaximumPoolSize();
+    } else {
+      TaskQueue queue = new TaskQueue(queueCapacity);
+      LoggedPool p = new LoggedPool(threads, queue);
+      queue.setParent(p);
+      pool = p;
+      sizes = () -> p.getCorePoolSize() + "/" + p.getMaximumPoolSize();
+    }
     ((AbstractProtocol<?>) c.getProtocolHandler()).setExecutor(pool);
     tomcat.getService().addConnector(c);
     tomcat.getEngine().getPipeline().addValve(new RequestLog());
@@ -234,7 +305,7 @@ public final class TomcatServer {
     Context ctx = tomcat.addContext("", null);
     if (!javax) Servlets.add(ctx);
     tomcat.start();
-    Truth.sizes = () -> pool.getCorePoolSize() + "/" + pool.getMaximumPoolSize();
+    Truth.sizes = sizes;
     System.out.println("SERVER " + org.apache.catalina.util.ServerInfo.getServerInfo());
     TRUTH.serve(
         c.getLocalPort(),
