@@ -133,6 +133,7 @@ class ExternalQueueOverflowTest {
       Thread t = new Thread(null, ExternalQueueOverflowTest::sweep, "sweep", 1 << 20);
       t.start();
       t.join();
+      InterpretedChild.progress("round " + round);
     }
     for (int c : taken) {
       takes += c;

@@ -129,9 +129,20 @@ class FlightRecorderTest {
           forks += fibForks(20);
         }
         assertEquals(forks, pool.stats().forks() - before);
-        Thread.sleep(400); // a sample or more after the work, whose forks are then zero
+        // A sample or more after the work, whose forks are then zero. JFR's periodic thread can
+        // run late on a loaded machine (a fixed 400 ms pause saw no sample at all beside two
+        // builds and a busy loop per core), so wait, up to a minute, until the recording so far
+        // holds two samples and the last one is after the work.
+        Path file = dir.resolve("live.jfr");
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        List<RecordedEvent> sofar;
+        do {
+          Thread.sleep(200);
+          sofar = events(r, file, STATS, name);
+        } while ((sofar.size() < 2 || sofar.get(sofar.size() - 1).getLong("forks") != 0)
+            && System.nanoTime() < deadline);
         r.stop();
-        List<RecordedEvent> samples = events(r, dir.resolve("live.jfr"), STATS, name);
+        List<RecordedEvent> samples = events(r, file, STATS, name);
         assertTrue(samples.size() >= 2, "samples: " + samples.size());
         assertEquals(forks, sum(samples, "forks"));
         assertEquals(0, samples.get(samples.size() - 1).getLong("forks"));

@@ -73,16 +73,26 @@ class InterpretedOverflowTest {
         if (forked > before) {
           break;
         }
+        if (n % 100 == 0) {
+          InterpretedChild.progress("search depth " + n);
+        }
       }
       InterpretedChild.sweep(pool, n, 6, 120, InterpretedOverflowTest::pad);
+      // Lost: still not done after 20 s in which no other fork completed (a loaded machine slows
+      // the other worker down, it does not stop it).
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-      int lost;
+      int lost, was = Integer.MAX_VALUE;
       do {
         lost = 0;
         for (int i = 0; i < forked; i++) {
           if (!forks[i].isDone()) {
             lost++;
           }
+        }
+        if (lost < was) {
+          was = lost;
+          deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+          InterpretedChild.progress("not done yet " + lost);
         }
       } while (lost > 0 && System.nanoTime() < deadline && sleep());
       System.out.println("forks " + forked + " lost " + lost);

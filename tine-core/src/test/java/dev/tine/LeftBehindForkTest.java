@@ -107,6 +107,9 @@ class LeftBehindForkTest {
             break;
           }
         }
+        if (n % 100 == 0) {
+          InterpretedChild.progress("search depth " + n);
+        }
       }
       InterpretedChild.sweep(pool, n, 3, 80, LeftBehindForkTest::pad);
       for (int i = 0; i < 20; i++) { // the run loop runs what was left behind before these
