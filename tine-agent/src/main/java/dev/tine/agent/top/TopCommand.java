@@ -249,9 +249,13 @@ public final class TopCommand implements Callable<Integer> {
                 + client.attachMillis
                 + " ms. JDK 21+ notes in that process's output that an agent was loaded"
                 + " dynamically; -XX:+EnableDynamicAgentLoading silences it."
-                + " What the target pays, measured on 10 µs tasks: +5% to +12% process CPU per"
-                + " task after an attach (medians of paired runs), against -4% to +7% with"
-                + " -javaagent.");
+                + " What the target pays (10 µs pool tasks, process CPU per task, paired runs):"
+                + " once, 0.1-0.3 s of CPU while its JIT compiles the agent (the first 2 s);"
+                + " then threads started after the attach pay about what -javaagent costs"
+                + " (+1% to +3%),"
+                + " and each pool thread that was already running pays 0.2-0.7 µs more per"
+                + " task (+3 to +8 points at 10 µs) for as long as it lives: HotSpot never"
+                + " compiles its task loop again once the pool's class has been redefined.");
       }
       boolean tty = System.console() != null && !json;
       int shown = 0;
