@@ -128,7 +128,8 @@ final class HelpingJoin {
   }
 
   private static void failLeftBehind(Worker w, Task<?> t, int mark) {
-    if (t.getException() instanceof StackOverflowError e && w.latent.topIndex() > mark) {
+    // The outcome itself, not getException(): no cast of a field that a bug could have clobbered.
+    if (t.outcome instanceof StackOverflowError e && w.latent.topIndex() > mark) {
       w.latent.failAbove(mark, e);
     }
   }

@@ -130,9 +130,15 @@ abstract class TaskStatus {
     return outcome instanceof Worker w && status >= 0 ? w : null;
   }
 
-  /** A thief, before it runs the task it stole. */
+  /**
+   * A thief, before it runs the task it stole. Never on a completed task: its outcome is its result
+   * or exception (a completed task in a deque is a bug, see {@code Worker.takeUnstarted}; this
+   * keeps such a bug from turning the task's exception into a {@code Worker}).
+   */
   final void setStealer(Worker w) {
-    outcome = w;
+    if (status >= 0) {
+      outcome = w;
+    }
   }
 
   // ---------------------------------------------------------------------------------------------

@@ -34,7 +34,8 @@ import dev.tine.stats.WorkerCounters;
  *       #completePending}).
  *   <li>A fork is never left behind its failed join: {@code fork()} returns once the task is
  *       recorded, and a join stopped by an error inside the runtime records its task so that the
- *       pending list fails it if it is still ours and unstarted ({@link #pendingIfLeft}).
+ *       pending list fails it if it is still ours and unstarted ({@link #pendingIfLeft}), taking it
+ *       out of the deque first: a failed task is never left where a thief can take it.
  * </ol>
  *
  * Optional work (promotions, wake-ups, counters) that an overflow cuts short is just skipped.
@@ -309,8 +310,13 @@ final class Worker extends Thread {
     int n = pendingCount;
     for (int i = 0; i < n; i++) {
       Task<?> t = pendingTasks[i];
-      if (!pendingIfLeft[i] || (t.status() >= 0 && holdsUnstarted(t))) {
+      if (!pendingIfLeft[i]) {
         t.completeFailed(pendingErrors[i]);
+      } else if (t.status() >= 0 && takeUnstarted(t)) {
+        t.completeFailed(pendingErrors[i]);
+        if (inHand == t) {
+          inHand = null; // done: nothing to run
+        }
       }
     }
     for (int i = 0; i < n; i++) {
@@ -321,9 +327,28 @@ final class Worker extends Thread {
     pendingCount = 0;
   }
 
-  /** True if {@code t} is still unstarted in this worker's hand or queues (owner only). */
-  private boolean holdsUnstarted(Task<?> t) {
-    return inHand == t || latent.containsLatent(t) || deque.peek() == t;
+  /**
+   * True if {@code t} is still unstarted in this worker's hand or latent stack, or is the newest
+   * task of its deque and this worker took it out (owner only). A task failed here must not stay in
+   * the deque: a thief would take it, write itself into its outcome as its stealer, and leave a
+   * failed task whose exception is a {@code Worker} ({@code ClassCastException} in rule 5's check,
+   * and in anyone's join or {@code getException}: {@code JdkParityTest} f02, once in about seven
+   * runs at p=2 beside other builds). Popping it decides with the thieves' CAS who has it: us (then
+   * it is failed, in hand meanwhile, so an error loses nothing) or a thief (then it runs there).
+   */
+  private boolean takeUnstarted(Task<?> t) {
+    if (inHand == t || latent.containsLatent(t)) {
+      return true;
+    }
+    if (inHand == null && deque.peek() == t) {
+      Task<?> x = deque.pop(); // t, or null if a thief took it meanwhile
+      inHand = x; // no call since the pop (this class's rule 2)
+      if (x != null && promoteIntoEmptyDeque) {
+        latent.dequeEmptied = 1; // perhaps the last: restock at the next fork (a store, no call)
+      }
+      return x == t;
+    }
+    return false; // our hand is busy: leave it to run, an orphan rather than a wrong outcome
   }
 
   // ---------------------------------------------------------------------------------------------
