@@ -9,7 +9,6 @@ import java.util.Arrays;
 import java.util.SplittableRandom;
 import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ForkJoinTask;
-import java.util.concurrent.RecursiveAction;
 
 /**
  * The bench's {@code quicksort} at p=1 (the fork/join tuning study's program 2: fork the left part,
@@ -33,50 +32,6 @@ import java.util.concurrent.RecursiveAction;
  */
 public final class QuickSortProbe {
   private QuickSortProbe() {}
-
-  /** The bench's {@code TineSort}: fork left, compute right, join left. */
-  static final class TineSort extends Task<Void> {
-    final int[] a;
-    final int lo, hi;
-
-    TineSort(int[] a, int lo, int hi) {
-      this.a = a;
-      this.lo = lo;
-      this.hi = hi;
-    }
-
-    @Override
-    protected Void compute() {
-      int pos = QuickSort.partition(a, lo, hi);
-      if (pos > 0) {
-        Task<Void> left = new TineSort(a, lo, pos).fork();
-        new TineSort(a, pos, hi).compute();
-        left.join();
-      }
-      return null;
-    }
-  }
-
-  /** The bench's {@code JdkSort}: fork left, compute right, never join (the root quiesces). */
-  static final class JdkSort extends RecursiveAction {
-    final int[] a;
-    final int lo, hi;
-
-    JdkSort(int[] a, int lo, int hi) {
-      this.a = a;
-      this.lo = lo;
-      this.hi = hi;
-    }
-
-    @Override
-    protected void compute() {
-      int pos = QuickSort.partition(a, lo, hi);
-      if (pos > 0) {
-        new JdkSort(a, lo, pos).fork();
-        new JdkSort(a, pos, hi).compute();
-      }
-    }
-  }
 
   static final ThreadMXBean CPU = ManagementFactory.getThreadMXBean();
 
@@ -107,7 +62,7 @@ public final class QuickSortProbe {
       ForkJoinPool jdkTwo = new ForkJoinPool(2);
       for (int i = 0; i < p2; i++) {
         System.arraycopy(input, 0, work, 0, n);
-        two.invoke(new TineSort(work, 0, work.length));
+        two.invoke(new QuickSort.TineSort(work, 0, work.length));
         check(work, sorted);
         System.arraycopy(input, 0, work, 0, n);
         QuickSort.jdkSort(jdkTwo, work, null);
@@ -121,7 +76,8 @@ public final class QuickSortProbe {
             one.invoke(
                 Task.of(() -> {
                   long c0 = CPU.getCurrentThreadCpuTime();
-                  new TineSort(work, 0, work.length).compute();
+                  new QuickSort.TineSort(work, 0, work.length)
+                      .invoke(); // in this worker, as compute() would
                   cpu[0] = CPU.getCurrentThreadCpuTime() - c0;
                   return null;
                 }));
@@ -130,7 +86,7 @@ public final class QuickSortProbe {
             jdkOne.invoke(
                 ForkJoinTask.adapt(() -> {
                   long c0 = CPU.getCurrentThreadCpuTime();
-                  new JdkSort(work, 0, work.length).compute();
+                  new QuickSort.JdkSort(work, 0, work.length).invoke(); // in this worker
                   ForkJoinTask.helpQuiesce();
                   cpu[0] = CPU.getCurrentThreadCpuTime() - c0;
                 }));

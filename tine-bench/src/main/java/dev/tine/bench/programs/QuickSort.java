@@ -86,11 +86,11 @@ public final class QuickSort implements Program {
    * The fork/join tuning study's QuickSortTask (program 2) on the JDK: fork left, compute right, no
    * join.
    */
-  static final class JdkSort extends RecursiveAction {
+  public static final class JdkSort extends RecursiveAction {
     final int[] a;
     final int lo, hi;
 
-    JdkSort(int[] a, int lo, int hi) {
+    public JdkSort(int[] a, int lo, int hi) {
       this.a = a;
       this.lo = lo;
       this.hi = hi;
@@ -107,11 +107,11 @@ public final class QuickSort implements Program {
   }
 
   /** The same on Tine, joining the left part. */
-  static final class TineSort extends Task<Void> {
+  public static final class TineSort extends Task<Void> {
     final int[] a;
     final int lo, hi;
 
-    TineSort(int[] a, int lo, int hi) {
+    public TineSort(int[] a, int lo, int hi) {
       this.a = a;
       this.lo = lo;
       this.hi = hi;
