@@ -289,7 +289,9 @@ class BlockingOnAWorkerTest {
               List<Future<Integer>> fs =
                   side.pool()
                       .invokeAll(
-                          List.<Callable<Integer>>of(() -> 1, blocked), 50, TimeUnit.MILLISECONDS);
+                          // 2 s, not 50 ms: the quick member must be run by the other worker
+                          // before the deadline, and a loaded machine can hold a thread that long
+                          List.<Callable<Integer>>of(() -> 1, blocked), 2, TimeUnit.SECONDS);
               String r =
                   "done=["
                       + fs.get(0).isDone()
@@ -403,7 +405,13 @@ class BlockingOnAWorkerTest {
               return r;
             }
             try {
-              r = "awaitTermination=" + o.awaitTermination(50, TimeUnit.MILLISECONDS);
+              // Interrupted: a deadline far past the interrupt, so that only the interrupt ends the
+              // wait (with 50 ms, a loaded machine delivered the interrupt after the deadline).
+              r =
+                  "awaitTermination="
+                      + (m == 0
+                          ? o.awaitTermination(50, TimeUnit.MILLISECONDS)
+                          : o.awaitTermination(LONG_S, TimeUnit.SECONDS));
             } catch (InterruptedException e) {
               r = "InterruptedException";
             }
