@@ -51,14 +51,17 @@ class SpringBootIT {
    * {@code ThreadPoolExecutor} runs Tomcat's requests (inside the decorator's wrappers), so its row
    * is per request, against Tomcat's access log; its tasks against the decorator's log of them; and
    * it is the only row on its threads. Attached under load after {@value
-   * ServerHarness#WARM_REQUESTS} requests.
+   * ServerHarness#WARM_REQUESTS} requests. Kept out of the default verify for time (about 40 s on
+   * the loaded 2-vCPU box; the default verify has Tomcat on a plain JDK executor, {@code
+   * TomcatIT#anApplicationsExecutorShowsTomcatsRequestsAttached}).
    */
   @Test
+  @Tag("servers-full")
   void aDecoratedTaskExecutorShowsTomcatsRequestsAttachedAfterWarmUp() throws Exception {
     decoratedTaskExecutor(Mode.WARMED);
   }
 
-  /** The same at start ({@code -javaagent}); kept out of the default verify for time. */
+  /** The same at start ({@code -javaagent}); also {@code servers-full}. */
   @Test
   @Tag("servers-full")
   void aDecoratedTaskExecutorShowsTomcatsRequestsAtStart() throws Exception {
