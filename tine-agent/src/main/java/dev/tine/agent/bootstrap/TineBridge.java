@@ -419,6 +419,16 @@ public final class TineBridge {
     }
   }
 
+  public static void reqResume(int fam, Object detail, boolean begin, Throwable thrown) {
+    TineHooks h = hooks;
+    if (h == null) return;
+    try {
+      h.reqResume(fam, detail, begin, thrown);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Event loops
 

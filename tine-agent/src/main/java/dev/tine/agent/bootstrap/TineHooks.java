@@ -127,6 +127,13 @@ public interface TineHooks {
    */
   void reqAt(int fam, Object point, Object detail, boolean begin, Throwable thrown);
 
+  /**
+   * The server dispatches again a request that left its thread without ending ({@code detail}: the
+   * server's request object; Tomcat's {@code asyncDispatch} of a Servlet async request): the
+   * dispatch begins ({@code begin}) or returns. A request not suspended is not a request here.
+   */
+  void reqResume(int fam, Object detail, boolean begin, Throwable thrown);
+
   // Event loops (Netty's I/O loops): the calling loop thread enters or leaves a phase of its loop
   // ({@code phase}: the family's numbering), on the loop {@code loop}.
 

@@ -125,6 +125,17 @@ public final class AgentHooks implements TineHooks {
   private final java.util.concurrent.atomic.AtomicInteger delegatedPending =
       new java.util.concurrent.atomic.AtomicInteger();
 
+  /**
+   * Requests that left their thread without ending (Servlet async), by the server's request object,
+   * until the server dispatches them again ({@link #reqResume}): a request object is suspended once
+   * at a time, so an entry still there when it is suspended again is one never resumed (replaced).
+   */
+  private final ArrivalTable suspended;
+
+  /** Entries in {@link #suspended} (a dispatch looks there only while there are some). */
+  private final java.util.concurrent.atomic.AtomicInteger suspendedCount =
+      new java.util.concurrent.atomic.AtomicInteger();
+
   public AgentHooks(Host host, Registry reg) {
     this.host = host;
     this.reg = reg;
@@ -141,6 +152,18 @@ public final class AgentHooks implements TineHooks {
           @Override
           protected void onExpunged(Entry e) {
             delegatedPending.decrementAndGet(); // handed on, never started (refused, dropped)
+          }
+        };
+    this.suspended =
+        new ArrivalTable(host.config().pendingCapacity()) {
+          @Override
+          protected boolean isWaiting(Object request) {
+            return false;
+          }
+
+          @Override
+          protected void onExpunged(Entry e) {
+            suspendedCount.decrementAndGet(); // never resumed, or its request object collected
           }
         };
   }
@@ -716,7 +739,62 @@ public final class AgentHooks implements TineHooks {
     Family f = Families.of(fam);
     if (f == null || !f.isRequest(detail)) return;
     Slot s = openRequestSlot(f);
-    if (s != null) s.request.end(thrown != null);
+    if (s == null) return;
+    if (thrown == null && s.request.outermost() && f.suspended(detail)) {
+      suspend(s, detail);
+    } else {
+      s.request.end(thrown != null);
+    }
+  }
+
+  /**
+   * The request open in {@code s} leaves its thread without ending (Servlet async): it waits, with
+   * what it has held so far, for the server to dispatch it again. With no room left it ends here.
+   */
+  private void suspend(Slot s, Object request) {
+    RequestClock.Suspension p = s.request.suspend(s);
+    if (p == null) return;
+    if (suspendedCount.incrementAndGet() > host.config().pendingCapacity()
+        || !suspended.put(request, 0, p)) {
+      suspendedCount.decrementAndGet();
+      p.record(false);
+    }
+  }
+
+  /**
+   * A suspended request's later dispatch ({@code begin}) or its return: the request goes on, in the
+   * pool task that runs the dispatch, its wait for that task and the time it holds the thread added
+   * to its own; it ends where the server ends it (the dispatch returns and it is no longer
+   * suspended).
+   */
+  @Override
+  public void reqResume(int fam, Object detail, boolean begin, Throwable thrown) {
+    Family f = Families.of(fam);
+    if (f == null || detail == null) return;
+    if (begin) {
+      if (suspendedCount.get() == 0) return;
+      ArrivalTable.Entry e = suspended.take(detail);
+      if (e == null) return; // began before the agent, or not suspended
+      suspendedCount.decrementAndGet();
+      RequestClock.Suspension p = (RequestClock.Suspension) e.owner;
+      e.clear();
+      if (p.serverStart != 0 && p.serverStart != f.requestStart(detail)) {
+        p.record(false); // left by a request that ended unseen: this object serves another now
+        return;
+      }
+      Slot s = requestSlot(f);
+      if (s == null || s.st == null || !s.running || s.st.frozen || !s.request.resume(s, p)) {
+        p.record(false); // dispatched outside a measured task: it ends with what it held
+      }
+      return;
+    }
+    Slot s = openRequestSlot(f);
+    if (s == null || !s.request.resumed()) return;
+    if (thrown == null && s.request.outermost() && f.suspended(detail)) {
+      suspend(s, detail);
+    } else {
+      s.request.end(thrown != null);
+    }
   }
 
   @Override

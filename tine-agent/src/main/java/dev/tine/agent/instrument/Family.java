@@ -134,6 +134,15 @@ abstract class Family implements ServerFamily {
   }
 
   /**
+   * Whether the request whose entry point (or later dispatch) returns now has left its thread
+   * without ending ({@code detail}: the server's request object): a Servlet async request, which
+   * the server dispatches again ({@code TineHooks.reqResume}) to end it. None by default.
+   */
+  boolean suspended(Object detail) {
+    return false;
+  }
+
+  /**
    * Whether a pool of class {@code className}, measured as a JDK pool (no family's), is this
    * server's own request pool, so that the server's requests count for it (none, by default).
    */

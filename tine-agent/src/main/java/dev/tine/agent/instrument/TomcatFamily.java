@@ -55,7 +55,9 @@ final class TomcatFamily extends Family {
         POOL + "$Worker",
         Advice.to(WorkerRun.class).on(named("run").and(takesNoArguments())),
         ADAPTER,
-        Advice.to(Service.class).on(named("service").and(takesArguments(2))));
+        new AsmVisitorWrapper.Compound(
+            Advice.to(Service.class).on(named("service").and(takesArguments(2))),
+            Advice.to(AsyncDispatch.class).on(named("asyncDispatch").and(takesArguments(3)))));
   }
 
   @Override
@@ -83,6 +85,61 @@ final class TomcatFamily extends Family {
           }
         }
       };
+
+  /** {@code org.apache.coyote.Request.getNote(int)}: Catalina's request is its note 1. */
+  private static final ClassValue<java.lang.invoke.MethodHandle> NOTE =
+      new ClassValue<>() {
+        @Override
+        protected java.lang.invoke.MethodHandle computeValue(Class<?> c) {
+          try {
+            return java.lang.invoke.MethodHandles.publicLookup()
+                .findVirtual(
+                    c, "getNote", java.lang.invoke.MethodType.methodType(Object.class, int.class))
+                .asType(
+                    java.lang.invoke.MethodType.methodType(Object.class, Object.class, int.class));
+          } catch (ReflectiveOperationException e) {
+            return null;
+          }
+        }
+      };
+
+  /** {@code org.apache.catalina.connector.Request.isAsync()}. */
+  private static final ClassValue<java.lang.invoke.MethodHandle> IS_ASYNC =
+      new ClassValue<>() {
+        @Override
+        protected java.lang.invoke.MethodHandle computeValue(Class<?> c) {
+          try {
+            return java.lang.invoke.MethodHandles.publicLookup()
+                .findVirtual(c, "isAsync", java.lang.invoke.MethodType.methodType(boolean.class))
+                .asType(java.lang.invoke.MethodType.methodType(boolean.class, Object.class));
+          } catch (ReflectiveOperationException e) {
+            return null;
+          }
+        }
+      };
+
+  /** {@code CoyoteAdapter.ADAPTER_NOTES}: the note holding Catalina's request. */
+  private static final int ADAPTER_NOTES = 1;
+
+  /**
+   * A Servlet async request leaves the thread when {@code service} (or an {@code asyncDispatch})
+   * returns while Catalina's request is still async ({@code isAsync()}: started, or completing);
+   * Tomcat ends it in a later {@code asyncDispatch}, where its access log logs it.
+   */
+  @Override
+  boolean suspended(Object request) {
+    if (request == null) return false;
+    java.lang.invoke.MethodHandle note = NOTE.get(request.getClass());
+    if (note == null) return false;
+    try {
+      Object catalina = (Object) note.invokeExact(request, ADAPTER_NOTES);
+      if (catalina == null) return false;
+      java.lang.invoke.MethodHandle async = IS_ASYNC.get(catalina.getClass());
+      return async != null && (boolean) async.invokeExact(catalina);
+    } catch (Throwable t) {
+      return false;
+    }
+  }
 
   /** Older Tomcats' {@code org.apache.tomcat.util.threads.ThreadPoolExecutor} extends the JDK's. */
   @Override
@@ -201,8 +258,8 @@ final class TomcatFamily extends Family {
 
   /**
    * {@code CoyoteAdapter.service(Request, Response)}: one request, from its parsed head to its
-   * response finished (an async request's later dispatches, {@code asyncDispatch}, are not
-   * counted).
+   * response finished; or, for a Servlet async request, its first dispatch (the request then waits
+   * for its {@code asyncDispatch}).
    */
   static final class Service {
     @Advice.OnMethodEnter(suppress = Throwable.class)
@@ -211,8 +268,26 @@ final class TomcatFamily extends Family {
     }
 
     @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
-    static void exit(@Advice.Thrown Throwable thrown) {
-      TineBridge.reqEnd(ID, null, thrown);
+    static void exit(@Advice.Argument(0) Object request, @Advice.Thrown Throwable thrown) {
+      TineBridge.reqEnd(ID, request, thrown);
+    }
+  }
+
+  /**
+   * {@code CoyoteAdapter.asyncDispatch(Request, Response, SocketEvent)}: a Servlet async request's
+   * later dispatch on a pool thread (its completion after {@code complete()}, a {@code dispatch()},
+   * a timeout), which holds a thread for the request again; the last one finishes the response and
+   * logs it.
+   */
+  static final class AsyncDispatch {
+    @Advice.OnMethodEnter(suppress = Throwable.class)
+    static void enter(@Advice.Argument(0) Object request) {
+      TineBridge.reqResume(ID, request, true, null);
+    }
+
+    @Advice.OnMethodExit(suppress = Throwable.class, onThrowable = Throwable.class)
+    static void exit(@Advice.Argument(0) Object request, @Advice.Thrown Throwable thrown) {
+      TineBridge.reqResume(ID, request, false, thrown);
     }
   }
 

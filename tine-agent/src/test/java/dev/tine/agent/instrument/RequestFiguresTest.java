@@ -112,9 +112,100 @@ class RequestFiguresTest {
   public static final class CoyoteRequest {
     long startTimeNanos = -1;
 
+    /** Its note 1: Catalina's request (null: none). */
+    CatalinaRequest catalina;
+
     public long getStartTimeNanos() {
       return startTimeNanos;
     }
+
+    public Object getNote(int pos) {
+      return pos == 1 ? catalina : null;
+    }
+  }
+
+  /** Stands for Catalina's request: async from {@code startAsync()} until its completion. */
+  public static final class CatalinaRequest {
+    boolean async;
+
+    public boolean isAsync() {
+      return async;
+    }
+  }
+
+  /**
+   * A Servlet async request: its first dispatch in one task, {@code startAsync()} there, its work
+   * elsewhere, then {@code complete()} queues a second task whose {@code asyncDispatch} (twice, as
+   * Tomcat calls it: still completing, then done) ends it. It is one request, recorded at its end;
+   * its wait is its first task's and the completion task's, its handling the two dispatches (from
+   * Tomcat's start of the request, and from the completion task's start), not the work between.
+   */
+  @Test
+  void anAsyncRequestIsOneRequestHoldingThreadsForItsDispatchesOnly() {
+    CoyoteRequest request = new CoyoteRequest();
+    request.catalina = new CatalinaRequest();
+    Object completion = new Object();
+    long a0 = System.nanoTime();
+    hooks.famArrive(TOMCAT, pool, task, null);
+    long a1 = System.nanoTime();
+    pause(2); // queued
+    hooks.famStart(TOMCAT, pool, task);
+    request.startTimeNanos = System.nanoTime(); // Tomcat reads the request's first byte
+    hooks.reqBegin(TOMCAT, request);
+    pause(2);
+    request.catalina.async = true; // startAsync(): the work goes to another pool
+    long e0 = System.nanoTime();
+    hooks.reqEnd(TOMCAT, request, null);
+    long e1 = System.nanoTime();
+    hooks.famEnd(TOMCAT, pool, null, null);
+    pause(5); // the work, on no thread of this pool
+    long c0 = System.nanoTime();
+    hooks.famArrive(TOMCAT, pool, completion, null); // complete() queues the completion
+    long c1 = System.nanoTime();
+    pause(3); // queued
+    long d0 = System.nanoTime();
+    hooks.famStart(TOMCAT, pool, completion);
+    long d1 = System.nanoTime();
+    pause(1);
+    hooks.reqResume(TOMCAT, request, true, null); // asyncDispatch while completing
+    pause(1);
+    hooks.reqResume(TOMCAT, request, false, null); // still async: it leaves the dispatch
+    request.catalina.async = false;
+    hooks.reqResume(TOMCAT, request, true, null); // asyncDispatch again: the response finished
+    pause(1);
+    long g0 = System.nanoTime();
+    hooks.reqResume(TOMCAT, request, false, null); // the access log has logged it
+    long g1 = System.nanoTime();
+    hooks.famEnd(TOMCAT, pool, null, null);
+
+    PoolState st = reg.get(pool);
+    st.refresh(System.nanoTime());
+    PoolFigures f = st.figures;
+    assertEquals(PoolFigures.REQUESTS, f.unit);
+    assertEquals(1, f.windowArrivals, "requests");
+    assertEquals(1, f.windowCompleted);
+    assertEquals(1, f.totalTimed);
+    assertEquals(2, f.tasks.windowCompleted, "pool tasks");
+    long waitLow = (request.startTimeNanos - a1) + (d0 - c1),
+        waitHigh = (request.startTimeNanos - a0) + (d1 - c0);
+    long serviceLow = (e0 - request.startTimeNanos) + (g0 - d1),
+        serviceHigh = (e1 - request.startTimeNanos) + (g1 - d0);
+    long wait = Math.round(f.totalWaitSeconds * 1e9),
+        service = Math.round(f.totalServiceSeconds * 1e9);
+    assertTrue(
+        wait >= waitLow - 1000 && wait <= waitHigh + 1000,
+        "waits " + wait + " ns not in [" + waitLow + ", " + waitHigh + "]");
+    assertTrue(
+        service >= serviceLow - 1000 && service <= serviceHigh + 1000,
+        "handling " + service + " ns not in [" + serviceLow + ", " + serviceHigh + "]");
+    // a later asyncDispatch of the same object, not suspended now, is no request
+    hooks.famArrive(TOMCAT, pool, completion, null);
+    hooks.famStart(TOMCAT, pool, completion);
+    hooks.reqResume(TOMCAT, request, true, null);
+    hooks.reqResume(TOMCAT, request, false, null);
+    hooks.famEnd(TOMCAT, pool, null, null);
+    st.refresh(System.nanoTime());
+    assertEquals(1, st.figures.windowCompleted, "requests ended");
   }
 
   @Test

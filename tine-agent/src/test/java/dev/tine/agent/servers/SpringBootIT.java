@@ -1,7 +1,10 @@
 package dev.tine.agent.servers;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import dev.tine.agent.servers.ServerHarness.Mode;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
@@ -40,6 +43,57 @@ class SpringBootIT {
         4_000,
         20_000,
         false);
+  }
+
+  /**
+   * Tomcat's executor set to a Spring {@code ThreadPoolTaskExecutor} (4 threads) whose tasks a
+   * {@code TaskDecorator} wraps, through Boot's protocol-handler customizer: the executor's own
+   * {@code ThreadPoolExecutor} runs Tomcat's requests (inside the decorator's wrappers), so its row
+   * is per request, against Tomcat's access log; its tasks against the decorator's log of them; and
+   * it is the only row on its threads. Attached under load after {@value
+   * ServerHarness#WARM_REQUESTS} requests. Kept out of the default verify for time (about 40 s on
+   * the loaded 2-vCPU box; the default verify has Tomcat on a plain JDK executor, {@code
+   * TomcatIT#anApplicationsExecutorShowsTomcatsRequestsAttached}).
+   */
+  @Test
+  @Tag("servers-full")
+  void aDecoratedTaskExecutorShowsTomcatsRequestsAttachedAfterWarmUp() throws Exception {
+    decoratedTaskExecutor(Mode.WARMED);
+  }
+
+  /** The same at start ({@code -javaagent}); also {@code servers-full}. */
+  @Test
+  @Tag("servers-full")
+  void aDecoratedTaskExecutorShowsTomcatsRequestsAtStart() throws Exception {
+    decoratedTaskExecutor(Mode.AT_START);
+  }
+
+  private static void decoratedTaskExecutor(Mode mode) throws Exception {
+    ServerHarness.Result r =
+        ServerHarness.run(
+            mode,
+            SpringServer.class,
+            List.of("tpte", "4"),
+            "ThreadPoolExecutor",
+            "tpte-exec",
+            8,
+            4_000,
+            20_000,
+            false);
+    assertEquals("requests", r.pool().get("Unit"), r.line());
+    assertEquals(
+        "org.springframework.scheduling.concurrent.ThreadPoolTaskExecutor$1",
+        r.pool().get("PoolClass"),
+        r.line());
+    // one row on the executor's threads: Tomcat made no pool of its own
+    List<String> rows = new java.util.ArrayList<>();
+    for (Map<String, Object> p : r.pools()) {
+      String name = String.valueOf(p.get("Name"));
+      if ("Tomcat".equals(p.get("Kind")) || name.startsWith("tpte-exec")) {
+        rows.add(p.get("Kind") + " " + name + " " + p.get("Unit"));
+      }
+    }
+    assertEquals(1, rows.size(), "rows on Tomcat's request threads: " + rows);
   }
 
   private static void run(Mode mode) throws Exception {

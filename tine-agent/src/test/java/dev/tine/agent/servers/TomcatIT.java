@@ -144,6 +144,43 @@ class TomcatIT {
   }
 
   /**
+   * Servlet async requests ({@code startAsync()} on Tomcat's thread, the work and the answer on the
+   * application's pool, {@code complete()} there) on Tomcat's own pool of 2 threads: Tomcat's
+   * access log logs each request at its completion, its span ({@code %D}) the whole request; the
+   * pool's row counts each request once (λ against the access log) and its S, Wq and L are what the
+   * request held of Tomcat's threads (its first dispatch and its completion's, each with its wait
+   * for a thread), against the server's own log of those two dispatches. Attached.
+   */
+  @Test
+  void servletAsyncRequestsShowWhatTheyHoldOfTomcatsThreadsAttached() throws Exception {
+    servletAsyncRequests(Mode.ATTACHED);
+  }
+
+  /** The same at start ({@code -javaagent}); kept out of the default verify for time. */
+  @Tag("servers-full")
+  @Test
+  void servletAsyncRequestsShowWhatTheyHoldOfTomcatsThreadsAtStart() throws Exception {
+    servletAsyncRequests(Mode.AT_START);
+  }
+
+  private static void servletAsyncRequests(Mode mode) throws Exception {
+    ServerHarness.Result r =
+        ServerHarness.run(
+            mode,
+            TomcatServer.class,
+            List.of("2", "async"),
+            "Tomcat",
+            "tomcat-exec",
+            8,
+            4_000,
+            20_000,
+            false);
+    assertEquals("requests", r.pool().get("Unit"), r.line());
+    // checked against the threads' share of each request, not the access log's whole span
+    assertTrue(r.line().contains("access log's span"), r.line());
+  }
+
+  /**
    * One thread and a queue of one (Tomcat's {@code maxQueueSize}) under 8 clients: Tomcat refuses
    * tasks and closes their connections. Every refusal the pool's own log counts, the agent counts,
    * and none of the times Tomcat's {@code execute} calls its {@code reject} and then queues the

@@ -25,7 +25,9 @@ import org.apache.tomcat.util.threads.ThreadPoolExecutor;
  * truth, at the pool's own extension points, and each refusal. Args: {@code maxThreads
  * [maxQueueSize]}, or {@code threads juc}: the connector's executor is then the application's own
  * {@code java.util.concurrent.ThreadPoolExecutor} ({@link ApplicationPool}), as an application
- * gives one to Tomcat ({@code protocolHandler.setExecutor}).
+ * gives one to Tomcat ({@code protocolHandler.setExecutor}); or {@code threads async}: Tomcat's own
+ * pool as above, and {@code /work} a Servlet async request ({@link AsyncWork}: {@code
+ * startAsync()}, the work on the application's pool, {@code complete()} there).
  */
 public final class TomcatServer {
   static final Truth TRUTH = new Truth();
@@ -59,10 +61,11 @@ public final class TomcatServer {
 
     @Override
     protected void beforeExecute(Thread t, Runnable task) {
+      long start = System.nanoTime(); // as the task starts, before the map's look-up
       super.beforeExecute(t, task);
       Long a = arrivals.remove(task);
-      running.set(new long[] {a == null ? 0 : a, System.nanoTime()});
-      RequestLog.taskArrived(a == null ? 0 : a);
+      running.set(new long[] {a == null ? 0 : a, start});
+      RequestLog.taskStarted(a == null ? 0 : a, start);
     }
 
     @Override
@@ -120,8 +123,9 @@ public final class TomcatServer {
     protected void beforeExecute(Thread t, Runnable task) {
       long[] e = arrivals.remove(task);
       long a = e == null ? 0 : e[0];
-      running.set(new long[] {a, System.nanoTime()});
-      RequestLog.taskArrived(a);
+      long start = System.nanoTime();
+      running.set(new long[] {a, start});
+      RequestLog.taskStarted(a, start);
     }
 
     @Override
@@ -144,10 +148,17 @@ public final class TomcatServer {
   static final class RequestLog extends org.apache.catalina.valves.ValveBase
       implements org.apache.catalina.AccessLog {
     /**
-     * Per pool thread: the arrival of its task (0: none, or already used), its last end, and when
-     * the request entered the engine's pipeline (this valve).
+     * Per pool thread: the arrival of its task (0: none, or already used), its last end, when the
+     * request entered the engine's pipeline (this valve), the task's start, and a count of the
+     * thread's tasks.
      */
-    private static final ThreadLocal<long[]> TASK = ThreadLocal.withInitial(() -> new long[3]);
+    private static final ThreadLocal<long[]> TASK = ThreadLocal.withInitial(() -> new long[5]);
+
+    /**
+     * A request attribute: the thread-held part of an async request's first dispatch ({@code long[]
+     * {wait, held, thread id, task count, end}}), for the log at its completion.
+     */
+    static final String HELD = "dev.tine.agent.servers.held";
 
     /**
      * {@code org.apache.coyote.Request.getStartTimeNanos()}, or null: Tomcat 9 has only {@code
@@ -174,9 +185,16 @@ public final class TomcatServer {
     }
 
     static void taskArrived(long arrival) {
+      taskStarted(arrival, System.nanoTime());
+    }
+
+    /** A pool task that arrived at {@code arrival} (0: not logged) starts at {@code start}. */
+    static void taskStarted(long arrival, long start) {
       long[] t = TASK.get();
       t[0] = arrival;
       t[1] = 0;
+      t[3] = start;
+      t[4]++;
     }
 
     @Override
@@ -184,7 +202,8 @@ public final class TomcatServer {
         org.apache.catalina.connector.Request request,
         org.apache.catalina.connector.Response response)
         throws IOException {
-      TASK.get()[2] = System.nanoTime();
+      long[] t = TASK.get();
+      t[2] = System.nanoTime();
       // Tomcat's ServletException (javax on 9, jakarta on 10.1) is not named here: JMX's look at
       // this valve's methods would load it
       try {
@@ -193,6 +212,35 @@ public final class TomcatServer {
         throw e;
       } catch (Exception e) {
         throw TomcatServer.<RuntimeException>rethrow(e);
+      }
+      if (request.isAsync()) {
+        // the request leaves this thread: what it held of it, from Tomcat's start of the request
+        // (its first byte read) to here, and its wait as the access log counts it
+        long end = System.nanoTime();
+        long start = startOf(request, t);
+        long ready = t[0] != 0 ? t[0] : t[1];
+        t[0] = 0;
+        t[1] = ready == 0 ? 0 : end;
+        request.setAttribute(
+            HELD,
+            new long[] {
+              ready == 0 ? -1 : start - ready,
+              end - start,
+              Thread.currentThread().threadId(),
+              t[4],
+              end,
+              ready
+            });
+      }
+    }
+
+    private static long startOf(org.apache.catalina.connector.Request request, long[] t) {
+      try {
+        return START_NANOS != null
+            ? (long) START_NANOS.invokeExact(request.getCoyoteRequest())
+            : t[2];
+      } catch (Throwable e) {
+        throw new IllegalStateException(e);
       }
     }
 
@@ -203,12 +251,25 @@ public final class TomcatServer {
         long time) {
       long end = System.nanoTime();
       long[] t = TASK.get();
-      long start;
-      try {
-        start =
-            START_NANOS != null ? (long) START_NANOS.invokeExact(request.getCoyoteRequest()) : t[2];
-      } catch (Throwable e) {
-        throw new IllegalStateException(e);
+      long start = startOf(request, t);
+      if (request.getAttribute(HELD) instanceof long[] h) {
+        // an async request's completion (asyncDispatch): the access log's span is the whole
+        // request (%D); the threads held it for its first dispatch and for this one, from this
+        // task's start (a task of its own, queued by complete()) or, in the first dispatch's task,
+        // from that dispatch's end
+        boolean sameTask = h[2] == Thread.currentThread().threadId() && h[3] == t[4];
+        long wait = h[0], held = h[1];
+        if (sameTask) {
+          held += end - h[4];
+        } else {
+          wait = wait < 0 || t[0] == 0 ? -1 : wait + (t[3] - t[0]);
+          held += end - t[3];
+          t[0] = 0;
+        }
+        t[1] = end; // a later request in this task waited from here
+        TRUTH.timedRequest(h[5], start, end);
+        TRUTH.heldRequest(wait, held, end);
+        return;
       }
       long ready = t[0] != 0 ? t[0] : t[1];
       t[0] = 0;
@@ -232,8 +293,10 @@ public final class TomcatServer {
 
   /** The servlet (Tomcat 10.1, 11: Jakarta); loaded only there. */
   static final class Servlets {
-    static void add(Context ctx) {
-      Tomcat.addServlet(ctx, "work", new Work());
+    static void add(Context ctx, boolean async) {
+      org.apache.catalina.Wrapper w =
+          Tomcat.addServlet(ctx, "work", async ? new AsyncWork() : new Work());
+      w.setAsyncSupported(async);
       ctx.addServletMappingDecoded("/work", "work");
     }
   }
@@ -247,6 +310,47 @@ public final class TomcatServer {
       resp.setContentLength(2);
       resp.getOutputStream().write(new byte[] {'o', 'k'});
       TRUTH.request();
+    }
+  }
+
+  /**
+   * {@code /work} as a Servlet async request: its CPU part on Tomcat's thread, then {@code
+   * startAsync()}; its sleep (the call to "another system") and the answer on the application's own
+   * pool of 8 threads ({@code async-work-}), then {@code complete()} there, which hands the
+   * completion back to Tomcat's pool.
+   */
+  public static final class AsyncWork extends HttpServlet {
+    static final java.util.concurrent.ExecutorService WORK =
+        java.util.concurrent.Executors.newFixedThreadPool(
+            8,
+            r -> {
+              Thread t = new Thread(r, "async-work-" + System.identityHashCode(r));
+              t.setDaemon(true);
+              return t;
+            });
+
+    @Override
+    protected void doGet(HttpServletRequest req, HttpServletResponse resp) {
+      int[] p = Truth.params(req.getQueryString());
+      // CPU on Tomcat's thread before going async (as a servlet that checks or parses first): ten
+      // times the synchronous servlet's rounds, so that what the request holds of Tomcat's threads
+      // is well above the few microseconds by which the log's points lie inside Tomcat's (see
+      // TomcatIT#servletAsyncRequests)
+      Truth.work(0, 10 * p[1]);
+      jakarta.servlet.AsyncContext async = req.startAsync();
+      WORK.execute(() -> {
+        try {
+          Truth.work(p[0], 0);
+          resp.setContentType("text/plain");
+          resp.setContentLength(2);
+          resp.getOutputStream().write(new byte[] {'o', 'k'});
+          TRUTH.request();
+        } catch (IOException e) {
+          // the client went away: the completion still ends the request
+        } finally {
+          async.complete();
+        }
+      });
     }
   }
 
@@ -277,7 +381,9 @@ public final class TomcatServer {
     // a bounded queue (the connector's maxQueueSize): at maxThreads and a full queue, Tomcat
     // refuses the task and closes the connection
     boolean juc = args.length > 1 && args[1].equals("juc");
-    int queueCapacity = args.length > 1 && !juc ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
+    boolean async = args.length > 1 && args[1].equals("async");
+    int queueCapacity =
+        args.length > 1 && !juc && !async ? Integer.parseInt(args[1]) : Integer.MAX_VALUE;
     Tomcat tomcat = new Tomcat();
     tomcat.setBaseDir(java.nio.file.Files.createTempDirectory("tomcat").toString());
     Connector c = new Connector("HTTP/1.1");
@@ -303,7 +409,7 @@ public final class TomcatServer {
     if (javax) tomcat.getEngine().getPipeline().addValve(new WorkValve());
     tomcat.setConnector(c);
     Context ctx = tomcat.addContext("", null);
-    if (!javax) Servlets.add(ctx);
+    if (!javax) Servlets.add(ctx, async);
     tomcat.start();
     Truth.sizes = sizes;
     System.out.println("SERVER " + org.apache.catalina.util.ServerInfo.getServerInfo());

@@ -14,10 +14,12 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <p>Commands: {@code stats FROM_MS TO_MS} answers {@code STATS arrivals ended waitNanosSum
  * serviceNanosSum requests p99Wait reqStarted reqEnded reqWaitSum reqServiceSum reqP99Wait
- * reqP90Wait}: tasks that arrived in [FROM, TO), and over the tasks that ended in it their summed
- * wait and service, requests handled in it; then the requests the server timed itself (those that
- * started in the window, and over those that ended in it their summed wait, -1 if unknown, and
- * handling). {@code quit} ends the server.
+ * reqP90Wait heldEnded heldWaitSum heldSum}: tasks that arrived in [FROM, TO), and over the tasks
+ * that ended in it their summed wait and service, requests handled in it; then the requests the
+ * server timed itself (those that started in the window, and over those that ended in it their
+ * summed wait, -1 if unknown, and handling); then the async requests that ended in it and, over
+ * them, the summed wait for the pool's threads and time on them (their dispatches). {@code quit}
+ * ends the server.
  */
 final class Truth {
   private static final int LOG = 1 << 20;
@@ -34,6 +36,13 @@ final class Truth {
   private final long[] reqStartMs = new long[LOG], reqEndMs = new long[LOG];
   private final long[] reqWaitNs = new long[LOG], reqServiceNs = new long[LOG];
   private long timedRequests;
+
+  // the thread-held part of requests that left their thread (Servlet async): per request, its wait
+  // for a thread and its time on threads, summed over its dispatches (-1 wait: not known)
+  private final long[] heldEndMs = new long[LOG],
+      heldWaitNs = new long[LOG],
+      heldNs = new long[LOG];
+  private long heldRequests;
 
   static long wallMillis(long nanos) {
     return BASE_MILLIS + Math.floorDiv(nanos - BASE_NANOS, 1_000_000L);
@@ -58,6 +67,18 @@ final class Truth {
     reqEndMs[i] = wallMillis(end);
     reqWaitNs[i] = ready == 0 ? -1 : start - ready;
     reqServiceNs[i] = end - start;
+  }
+
+  /**
+   * The thread-held part of a request that left its thread (Servlet async), at its end ({@code
+   * end}, nanoTime): its wait for the pool's threads ({@code -1}: not known) and its time on them,
+   * each summed over its dispatches.
+   */
+  synchronized void heldRequest(long waitNs, long held, long end) {
+    int i = (int) (heldRequests++ & (LOG - 1));
+    heldEndMs[i] = wallMillis(end);
+    heldWaitNs[i] = waitNs;
+    heldNs[i] = held;
   }
 
   /** The pool refused a task. */
@@ -106,8 +127,19 @@ final class Truth {
     java.util.Arrays.sort(rWaits, 0, (int) rEnded);
     long rP99 = rEnded == 0 || rWait < 0 ? -1 : rWaits[(int) Math.ceil(0.99 * rEnded) - 1];
     long rP90 = rEnded == 0 || rWait < 0 ? -1 : rWaits[(int) Math.ceil(0.90 * rEnded) - 1];
+    // the thread-held parts of the async requests that ended in the window
+    long hEnded = 0, hWait = 0, hHeld = 0;
+    for (long k = Math.max(0, heldRequests - LOG); k < heldRequests; k++) {
+      int i = (int) (k & (LOG - 1));
+      if (heldEndMs[i] >= from && heldEndMs[i] < to) {
+        hEnded++;
+        hWait = hWait < 0 || heldWaitNs[i] < 0 ? -1 : hWait + heldWaitNs[i];
+        hHeld += heldNs[i];
+      }
+    }
     return "STATS " + arrived + " " + ended + " " + wait + " " + service + " " + req + " " + p99
-        + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99 + " " + rP90;
+        + " " + rStarted + " " + rEnded + " " + rWait + " " + rService + " " + rP99 + " " + rP90
+        + " " + hEnded + " " + hWait + " " + hHeld;
   }
 
   /** The server's pool sizes through its own API, for {@code sizes} (set by the server's main). */
