@@ -41,7 +41,7 @@ final class Adapters {
 
     @Override
     public void run() {
-      doExec(Thread.currentThread() instanceof Worker w ? w : null);
+      doExec(this, Thread.currentThread() instanceof Worker w ? w : null);
     }
 
     @Override
@@ -67,7 +67,7 @@ final class Adapters {
 
     @Override
     public void run() {
-      doExec(Thread.currentThread() instanceof Worker w ? w : null);
+      doExec(this, Thread.currentThread() instanceof Worker w ? w : null);
     }
 
     @Override

@@ -69,7 +69,7 @@ final class HelpingJoin {
     int s;
     if (w.latent.isNewest(task)) {
       if (w.recordStats) w.counters.inlineJoins++;
-      s = task.execLatent(w);
+      s = Task.execLatent(task, w);
     } else {
       s = awaitJoinSlow(w, task, deadline, true);
     }

@@ -89,12 +89,20 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    * @return this task, for chaining
    */
   public final Task<V> fork() {
-    if (Thread.currentThread() instanceof Worker w) {
-      w.fork(this);
-    } else {
-      WorkStealingPool.commonPool().externalPush(this);
-    }
+    schedule(this);
     return this;
+  }
+
+  /**
+   * {@link #fork}'s work, static so that invokeAll's forks are no receiver call whose profiled
+   * class the JIT would carry to the task's join (see {@link #callCompute}).
+   */
+  private static void schedule(Task<?> t) {
+    if (Thread.currentThread() instanceof Worker w) {
+      w.fork(t);
+    } else {
+      WorkStealingPool.commonPool().externalPush(t);
+    }
   }
 
   /**
@@ -112,7 +120,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     int s = status;
     if (s >= 0) {
       try {
-        s = awaitJoin();
+        s = awaitJoin(this);
       } catch (Throwable e) {
         // Thrown inside the runtime's join (at awaitJoin's entry, say), before this task's own
         // try: record the task in case it is still our unstarted fork, so that the fork is not
@@ -142,9 +150,9 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     if (!(Thread.currentThread() instanceof Worker w)) {
       return WorkStealingPool.commonPool().invokeTask(this);
     }
-    int s = doExec(w);
+    int s = doExec(this, w);
     if (s >= 0) {
-      s = awaitJoin(); // cancelled mid-run by another thread: status is already final
+      s = awaitJoin(this); // cancelled mid-run by another thread: status is already final
     }
     return (V) report(s);
   }
@@ -164,14 +172,14 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     }
     int sa, sb;
     try {
-      b.fork();
-      sa = a.doExec(w);
+      schedule(b);
+      sa = doExec(a, w);
       if (sa >= 0) {
-        sa = a.awaitJoin();
+        sa = awaitJoin(a);
       }
       sb = b.status;
       if (sb >= 0) {
-        sb = b.awaitJoin();
+        sb = awaitJoin(b);
       }
     } catch (Throwable e) { // inside the runtime (a call's entry), not thrown by a or b
       int n = w.pendingCount; // b must not be left behind (Worker.pendingIfLeft)
@@ -204,15 +212,15 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
     }
     try {
       for (int i = tasks.length - 1; i >= 1; i--) {
-        tasks[i].fork(); // push in reverse so the owner pops tasks[1] first, thieves the last
+        schedule(tasks[i]); // push in reverse so the owner pops tasks[1] first, thieves the last
       }
-      int s0 = tasks[0].doExec(w);
+      int s0 = doExec(tasks[0], w);
       if (s0 >= 0) {
-        tasks[0].awaitJoin();
+        awaitJoin(tasks[0]);
       }
       for (int i = 1; i < tasks.length; i++) {
         if (tasks[i].status >= 0) {
-          tasks[i].awaitJoin();
+          awaitJoin(tasks[i]);
         }
       }
     } catch (Throwable e) { // inside the runtime (a call's entry), not thrown by a task
@@ -372,6 +380,16 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    * always inlined at the user's join, where the task's exact class is usually known (it was
    * allocated there: {@code new Fib(n - 2).fork()}), and {@code compute()} is inlined by its class,
    * not by the profile.
+   *
+   * <p>The profile here is not the only way a compile can learn the class: the JIT's first tier
+   * records the receiver's class at every {@code invokevirtual}, final methods included, and C2
+   * gives a receiver that one class saw as a speculative type that follows the object into inlined
+   * callees. A {@code this.awaitJoin()} in {@code join} would so hand the task's class down to this
+   * call, and a standalone compile of the join would inline {@code compute()} after all. So the
+   * methods between the API and this call ({@code awaitJoin}, {@code execLatent}, {@code doExec},
+   * the fork inside {@code invokeAll}) are static and take the task as an argument: the first tier
+   * profiles no receiver at a static call, and argument types only at {@code invokedynamic} and
+   * method-handle calls (the latent-forks design note).
    */
   private static <V> V callCompute(Task<V> t) {
     return t.compute();
@@ -422,32 +440,32 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    *
    * @param w the worker running it, or null on another thread
    */
-  final int doExec(Worker w) {
-    if (w != null && w.inHand == this) {
+  static <V> int doExec(Task<V> t, Worker w) {
+    if (w != null && w.inHand == t) {
       w.inHand = null; // we are inside: from here on an error completes the task
     }
-    int s = status;
+    int s = t.status;
     if (s >= 0) {
       try {
-        V v = callCompute(this);
+        V v = callCompute(t);
         if (w != null && w.pendingCount != 0) {
           w.completePending(); // a task below us could not complete: it must not end after us
         }
-        finish(s, v, DONE);
+        t.finish(s, v, DONE);
       } catch (Throwable ex) {
         // No call before the task is recorded: a call here can overflow just as compute() did.
         if (w != null && w.pendingCount < Worker.PENDING_MAX) {
           int n = w.pendingCount;
-          w.pendingTasks[n] = this;
+          w.pendingTasks[n] = t;
           w.pendingErrors[n] = ex;
           w.pendingIfLeft[n] = false;
           w.pendingCount = n + 1;
           w.completePending(); // may overflow again: then a shallower frame finishes the job
         } else {
-          completeFailed(ex);
+          t.completeFailed(ex);
         }
       }
-      s = status;
+      s = t.status;
     }
     return s;
   }
@@ -456,43 +474,43 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    * The owner's inline join: this task is the newest entry of {@code w}'s latent stack. It is taken
    * off inside the try, so an error at any point completes it rather than losing it.
    */
-  final int execLatent(Worker w) {
-    int s = status;
+  static <V> int execLatent(Task<V> t, Worker w) {
+    int s = t.status;
     try {
       LatentJoins.takeLatentTop(w);
       if (s >= 0) {
-        V v = callCompute(this);
-        finish(s, v, DONE);
+        V v = callCompute(t);
+        t.finish(s, v, DONE);
       }
     } catch (Throwable ex) {
       // No call before the task is recorded: a call here can overflow just as compute() did.
       if (w != null && w.pendingCount < Worker.PENDING_MAX) {
         int n = w.pendingCount;
-        w.pendingTasks[n] = this;
+        w.pendingTasks[n] = t;
         w.pendingErrors[n] = ex;
         w.pendingIfLeft[n] = false;
         w.pendingCount = n + 1;
         w.completePending(); // may overflow again: then a shallower frame finishes the job
       } else {
-        completeFailed(ex);
+        t.completeFailed(ex);
       }
     }
-    return status;
+    return t.status;
   }
 
   /** Wait for completion in the calling thread: help if it is a worker, else block. */
-  final int awaitJoin() {
+  static int awaitJoin(Task<?> t) {
     if (Thread.currentThread() instanceof Worker w) {
       // (0) The newest latent fork is the target: never promoted, so a direct call (an eager
       // pool's latent stack is empty). Here rather than in HelpingJoin: one frame fewer to inline.
-      if (w.latent.isNewest(this)) {
+      if (w.latent.isNewest(t)) {
         if (w.recordStats) w.counters.inlineJoins++;
-        return execLatent(w);
+        return execLatent(t, w);
       }
-      return HelpingJoin.awaitJoin(w, this);
+      return HelpingJoin.awaitJoin(w, t);
     }
     try {
-      return TaskWait.awaitDone(this, false, 0L);
+      return TaskWait.awaitDone(t, false, 0L);
     } catch (InterruptedException e) {
       throw new AssertionError(e); // not thrown when interruptible == false
     }

@@ -271,7 +271,7 @@ final class Worker extends Thread {
    */
   void runTask(Task<?> t) {
     if (recordStats) counters.executed++;
-    t.doExec(this);
+    Task.doExec(t, this);
   }
 
   /**

@@ -67,7 +67,7 @@ public class LatentCompletionRace {
 
   @Actor
   public void owner() {
-    task.doExec(null);
+    Task.doExec(task, null);
   }
 
   @Actor
