@@ -411,6 +411,18 @@ public final class PoolState {
         f.cpuPerTaskMs = cpuWindow / 1e6 / (f.retirementRate * secs);
       }
     }
+    if ((kind == Kind.THREAD_POOL || kind == Kind.SCHEDULED)
+        && PoolFigures.TASKS.equals(f.unit)
+        && f.windowArrivals == 0
+        && f.windowCompleted == 0
+        && f.activeCount > 0) {
+      // Nothing arrived or ended in the window, so the tasks in the pool now were in it all
+      // through (a long task each: a Netty executor's run loop run as one task of the pool). The
+      // mean number in the pool over the window is that count: L as a time average, where
+      // λ·(Wq+S) is 0·∞. Only a JDK pool's getActiveCount is exact (a ForkJoinPool's counts
+      // scanning workers).
+      f.littlesL = f.activeCount + Math.max(0, f.queueLength);
+    }
     SizeAdvice.advise(f, host.processors(), family);
     f.name = nameNow();
     if (terminated) {

@@ -11,8 +11,13 @@ import java.util.Locale;
 public final class SizeAdvice {
   /** Which advice a pool gets. */
   public enum Kind {
-    /** No arrival in the window. */
+    /** No arrival in the window, and no task running through it. */
     IDLE,
+    /**
+     * No arrival and no end in the window, but tasks running all through it (L, set by {@code
+     * PoolState}, counts them): busy, with nothing to size from.
+     */
+    RUNNING_THROUGH,
     /** Arrivals, but no timed task done in the window yet: nothing to size from. */
     TOO_FEW_TIMED,
     /** A size that keeps the p90 wait under the service time. */
@@ -39,7 +44,16 @@ public final class SizeAdvice {
    */
   static void advise(PoolFigures f, int cores, ServerFamily family) {
     if (!(f.arrivalRate > 0) || !(f.serviceMs > 0) || f.windowCompleted == 0) {
-      if (f.windowArrivals == 0) set(f, Kind.IDLE, "idle");
+      if (f.windowArrivals == 0 && f.windowCompleted == 0 && f.littlesL > 0) {
+        // every thread it shows busy, for the whole window: not idle, and no size follows
+        set(
+            f,
+            Kind.RUNNING_THROUGH,
+            String.format(
+                Locale.ROOT,
+                "no arrival; %.0f tasks ran through the window, none ended: nothing to size from",
+                f.littlesL));
+      } else if (f.windowArrivals == 0) set(f, Kind.IDLE, "idle");
       else set(f, Kind.TOO_FEW_TIMED, "not enough timed tasks yet");
       return;
     }

@@ -1,7 +1,13 @@
 package dev.tine.agent.servers;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.tine.agent.servers.ServerHarness.Mode;
+import dev.tine.agent.top.TopTable;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -49,5 +55,85 @@ class NestedPoolsIT {
         4_000,
         20_000,
         false);
+  }
+
+  /**
+   * A Netty group over the application's {@code ThreadPoolExecutor} ({@code NettyServer 4 tpe}):
+   * Netty runs each of its 4 executors' run loops as one task of that pool, started once and never
+   * ended while the server runs. Netty's row (the group) against Netty's own log, as {@code
+   * NettyIT#executorGroupMatchesTheServersOwnLog} checks the default group; and the pool's row, if
+   * the agent shows one on those threads, true to what the pool knows of its own tasks (4 started,
+   * none ended): no arrival or completion in the window, none of Netty's requests or tasks, and no
+   * advice to shrink 4 threads that are all busy.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"AT_START", "ATTACHED"})
+  void aNettyGroupOverAnApplicationPoolMatchesNettysOwnLogAndThePoolItsOwnTasks(Mode mode)
+      throws Exception {
+    ServerHarness.Result r;
+    String sizes;
+    ServerHarness.askSizes = true;
+    try {
+      r =
+          ServerHarness.run(
+              mode,
+              NettyServer.class,
+              List.of("4", "tpe"),
+              "Netty",
+              "netty-tpe",
+              8,
+              4_000,
+              20_000,
+              false);
+      sizes = ServerHarness.lastSizes;
+    } finally {
+      ServerHarness.askSizes = false;
+    }
+    List<Map<String, Object>> onThreads = new ArrayList<>();
+    for (Map<String, Object> p : r.pools()) {
+      if (String.valueOf(p.get("Name")).startsWith("netty-tpe")) onThreads.add(p);
+    }
+    StringBuilder shown = new StringBuilder(sizes);
+    for (Map<String, Object> p : onThreads) shown.append('\n').append(TopTable.record(p));
+    System.out.println(mode + " pools on the netty-tpe threads: " + shown);
+    // what the application knows of its pool: SIZES tpe threads=n started=s ended=e active=a ...
+    Map<String, Integer> own = new java.util.HashMap<>();
+    for (String kv : sizes.split(" ")) {
+      int eq = kv.indexOf('=');
+      if (eq > 0) own.put(kv.substring(0, eq), Integer.parseInt(kv.substring(eq + 1)));
+    }
+    int n = own.get("threads");
+    assertEquals(n, (int) own.get("started"), shown.toString());
+    assertEquals(0, (int) own.get("ended"), shown.toString());
+    List<Map<String, Object>> netty = new ArrayList<>(), others = new ArrayList<>();
+    for (Map<String, Object> p : onThreads) ("Netty".equals(p.get("Kind")) ? netty : others).add(p);
+    assertEquals(1, netty.size(), "one Netty row on these threads: " + shown);
+    assertTrue(others.size() <= 1, "one row for the application's pool at most: " + shown);
+    // at start the agent sees the pool's tasks start; attached, they started before it and never
+    // pass through the pool again: no row (nothing of the pool is measured, nothing conflicts)
+    if (mode == Mode.AT_START) assertEquals(1, others.size(), "the pool's row: " + shown);
+    for (Map<String, Object> p : others) {
+      assertEquals("ThreadPoolExecutor", p.get("Kind"), shown.toString());
+      // its own tasks: none of Netty's requests, tasks or ends
+      assertEquals("tasks", p.get("Unit"), "Netty's requests on the pool's row: " + shown);
+      assertEquals(0L, num(p, "WindowArrivals"), "arrivals in the window: " + shown);
+      assertEquals(0L, num(p, "WindowCompleted"), "ends in the window: " + shown);
+      assertEquals(0.0, num(p, "ArrivalRate"), shown.toString());
+      assertEquals(own.get("ended").longValue(), num(p, "Completed"), shown.toString());
+      assertTrue(num(p, "Arrivals") <= own.get("started"), "arrivals: " + shown);
+      assertEquals(n, num(p, "ActiveCount"), shown.toString());
+      // all n threads in a task through the whole window: L = n, and not "idle", no size
+      assertEquals(n, num(p, "LittlesL"), 1e-9, "L: " + shown);
+      assertTrue(
+          String.valueOf(p.get("Recommendation")).startsWith("no arrival; " + n + " tasks ran"),
+          "advice: " + shown);
+      assertEquals(-1L, num(p, "RecommendedSize"), shown.toString());
+    }
+  }
+
+  private static double num(Map<String, Object> p, String k) {
+    return ((Number) p.get(k)).doubleValue();
   }
 }

@@ -20,11 +20,20 @@ import io.netty.handler.codec.http.HttpResponseStatus;
 import io.netty.handler.codec.http.HttpServerCodec;
 import io.netty.handler.codec.http.HttpVersion;
 import io.netty.handler.codec.http.QueryStringDecoder;
+import io.netty.util.concurrent.DefaultEventExecutor;
 import io.netty.util.concurrent.DefaultEventExecutorGroup;
 import io.netty.util.concurrent.DefaultThreadFactory;
+import io.netty.util.concurrent.EventExecutor;
 import io.netty.util.concurrent.EventExecutorGroup;
+import io.netty.util.concurrent.MultithreadEventExecutorGroup;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Embedded Netty 4.1 HTTP server on 127.0.0.1: one I/O event loop decodes requests, and the handler
@@ -47,10 +56,20 @@ public final class NettyServer {
 
   public static void main(String[] args) throws Exception {
     int threads = Integer.parseInt(args[0]);
+    boolean overTpe = args.length > 1 && args[1].equals("tpe");
     EventLoopGroup boss = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-boss"));
     EventLoopGroup ioLoop = new NioEventLoopGroup(1, new DefaultThreadFactory("netty-io"));
+    CountedPool tpe = overTpe ? new CountedPool(threads) : null;
     EventExecutorGroup app =
-        new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("netty-app"));
+        overTpe
+            ? new MultithreadEventExecutorGroup(threads, tpe) {
+              @Override
+              protected EventExecutor newChild(Executor executor, Object... args) {
+                return new DefaultEventExecutor(this, executor);
+              }
+            }
+            : new DefaultEventExecutorGroup(threads, new DefaultThreadFactory("netty-app"));
+    if (overTpe) Truth.sizes = tpe::counts;
     ServerBootstrap b =
         new ServerBootstrap()
             .group(boss, ioLoop)
@@ -90,7 +109,9 @@ public final class NettyServer {
                 });
     Channel server = b.bind("127.0.0.1", 0).sync().channel();
     System.out.println(
-        "SERVER Netty " + io.netty.util.Version.identify().get("netty-common").artifactVersion());
+        "SERVER Netty "
+            + io.netty.util.Version.identify().get("netty-common").artifactVersion()
+            + (overTpe ? " over a ThreadPoolExecutor" : ""));
     TRUTH.serve(
         ((InetSocketAddress) server.localAddress()).getPort(),
         () -> {
@@ -98,7 +119,60 @@ public final class NettyServer {
           app.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
           ioLoop.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
           boss.shutdownGracefully(0, 1, java.util.concurrent.TimeUnit.SECONDS);
+          if (tpe != null) tpe.shutdown();
         });
+  }
+
+  /**
+   * The application's pool under the group: a fixed pool of {@code threads} that counts its own
+   * tasks (each one of Netty's executors' run loop).
+   */
+  static final class CountedPool extends ThreadPoolExecutor {
+    private final AtomicInteger started = new AtomicInteger(), ended = new AtomicInteger();
+
+    CountedPool(int threads) {
+      super(
+          threads,
+          threads,
+          60,
+          TimeUnit.SECONDS,
+          new LinkedBlockingQueue<>(),
+          new ThreadFactory() {
+            final AtomicInteger n = new AtomicInteger();
+
+            @Override
+            public Thread newThread(Runnable r) {
+              Thread t = new Thread(r, "netty-tpe-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            }
+          });
+    }
+
+    @Override
+    protected void beforeExecute(Thread t, Runnable task) {
+      super.beforeExecute(t, task);
+      started.incrementAndGet();
+    }
+
+    @Override
+    protected void afterExecute(Runnable task, Throwable thrown) {
+      ended.incrementAndGet();
+      super.afterExecute(task, thrown);
+    }
+
+    String counts() {
+      return "tpe threads="
+          + getMaximumPoolSize()
+          + " started="
+          + started.get()
+          + " ended="
+          + ended.get()
+          + " active="
+          + getActiveCount()
+          + " completed="
+          + getCompletedTaskCount();
+    }
   }
 
   /**

@@ -79,6 +79,14 @@ final class ServerHarness {
   /** The agent's Prometheus scrape at the checked window, when {@link #agentOptions} opened one. */
   static volatile String lastScrape;
 
+  /**
+   * The server's answer to {@code sizes} just after the agent's pools were read for {@link
+   * Result#pools} (what the application knows of its own pools), when {@link #askSizes} is set.
+   */
+  static volatile String lastSizes;
+
+  static volatile boolean askSizes;
+
   static String classpath(Class<?> main) {
     List<String> keep = new ArrayList<>();
     Path tomcat = tomcatJars;
@@ -168,6 +176,7 @@ final class ServerHarness {
           }
           Result checked = check(mode, label, pool, p, lines, all);
           Result r = new Result(checked.line(), checked.pool(), agent.pools());
+          lastSizes = askSizes ? server.ask("sizes", "SIZES ") : null;
           Object url = agent.agent().get("PrometheusUrl");
           lastScrape = url == null || url.toString().isEmpty() ? null : scrape(url.toString());
           assertEquals(0, load.wrong.get(), "wrong answers");

@@ -57,6 +57,22 @@ class SizeAdviceTest {
     assertEquals(-1, early.recommendedSize);
   }
 
+  /**
+   * No arrival and no end in the window, with L set to the tasks running all through it (a Netty
+   * group's run loops as tasks of a JDK pool): busy, not idle, and no size.
+   */
+  @Test
+  void tasksRunningThroughTheWindowAreNotIdle() {
+    PoolFigures f = window(0, Double.NaN, Double.NaN, 0);
+    f.littlesL = 4;
+    SizeAdvice.advise(f, 2, null);
+    assertEquals(SizeAdvice.Kind.RUNNING_THROUGH, f.advice, f.recommendation);
+    assertEquals(
+        "no arrival; 4 tasks ran through the window, none ended: nothing to size from",
+        f.recommendation);
+    assertEquals(-1, f.recommendedSize);
+  }
+
   @Test
   void sizedInTheServersTerms() {
     // 100/s of 10 ms: one thread busy on average; the advisor's own answer for the same inputs
