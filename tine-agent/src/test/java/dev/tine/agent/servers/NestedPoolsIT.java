@@ -121,9 +121,9 @@ class NestedPoolsIT {
       assertEquals(0L, num(p, "WindowArrivals"), "arrivals in the window: " + shown);
       assertEquals(0L, num(p, "WindowCompleted"), "ends in the window: " + shown);
       assertEquals(0.0, num(p, "ArrivalRate"), shown.toString());
-      assertEquals(own.get("ended").longValue(), num(p, "Completed"), shown.toString());
+      assertEquals(own.get("ended").longValue(), num(p, "Completed"), "the pool's ends: " + shown);
       assertTrue(num(p, "Arrivals") <= own.get("started"), "arrivals: " + shown);
-      assertEquals(n, num(p, "ActiveCount"), shown.toString());
+      assertEquals(n, num(p, "ActiveCount"), "busy threads: " + shown);
       // all n threads in a task through the whole window: L = n, and not "idle", no size
       assertEquals(n, num(p, "LittlesL"), 1e-9, "L: " + shown);
       assertTrue(
