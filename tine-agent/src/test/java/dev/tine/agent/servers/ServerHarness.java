@@ -73,6 +73,12 @@ final class ServerHarness {
    */
   static volatile Path tomcatJars;
 
+  /**
+   * An executable Spring Boot jar ({@link BootJar}) to run {@link SpringServer} from ({@code java
+   * -jar}) instead of the flat class path; null for the class path.
+   */
+  static volatile Path bootJar;
+
   /** More agent options for the next runs (",prometheus=127.0.0.1:0"), or "". */
   static volatile String agentOptions = "";
 
@@ -100,6 +106,8 @@ final class ServerHarness {
     for (String e : System.getProperty("java.class.path").split(java.io.File.pathSeparator)) {
       String name = Path.of(e).getFileName().toString();
       if (tomcat != null && name.startsWith("tomcat-")) continue;
+      // the tool that makes the Boot jar (BootJar), not part of any application
+      if (name.startsWith("spring-boot-loader-tools-")) continue;
       // Spring Boot configures whichever server it finds: give it only Tomcat
       if (main == SpringServer.class
           && name.matches("(undertow|xnio|jetty|netty|jboss-threads|wildfly)-.*\\.jar")) continue;
@@ -205,7 +213,9 @@ final class ServerHarness {
       cmd.addAll(List.of("-Xmx256m", "-XX:+EnableDynamicAgentLoading"));
       if (mode == Mode.AT_START)
         cmd.add("-javaagent:" + agentJar() + "=window=" + WINDOW_S + ",quiet=true" + agentOptions);
-      cmd.addAll(List.of("-cp", classpath(main), main.getName()));
+      Path boot = bootJar;
+      if (boot != null && main == SpringServer.class) cmd.addAll(List.of("-jar", boot.toString()));
+      else cmd.addAll(List.of("-cp", classpath(main), main.getName()));
       cmd.addAll(args);
       process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.DISCARD).start();
       Thread pump =

@@ -1,6 +1,7 @@
 package dev.tine.agent.servers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.tine.agent.servers.ServerHarness.Mode;
 import java.util.List;
@@ -66,6 +67,57 @@ class SpringBootIT {
   @Tag("servers-full")
   void aDecoratedTaskExecutorShowsTomcatsRequestsAtStart() throws Exception {
     decoratedTaskExecutor(Mode.AT_START);
+  }
+
+  /**
+   * Boot's own request pool, as {@link #attachedIntoAWarmedUpApplicationsOwnPool} checks it, with
+   * the application run as users ship it: an executable jar ({@code java -jar}, made by Boot's
+   * repackager: {@link BootJar}), Spring's and Tomcat's classes loaded by Boot's {@code
+   * LaunchedClassLoader} from the jars nested in it. Kept out of the default verify for time.
+   */
+  @Test
+  @Tag("servers-full")
+  void attachedIntoAWarmedUpExecutableJar() throws Exception {
+    executableJar(Mode.WARMED, "default");
+  }
+
+  /** The same at start ({@code -javaagent}); also {@code servers-full}. */
+  @Test
+  @Tag("servers-full")
+  void anExecutableJarAtStart() throws Exception {
+    executableJar(Mode.AT_START, "default");
+  }
+
+  /**
+   * The executable jar with Tomcat's pool logging its tasks ({@code platform 4}, as {@link
+   * #attached}): its requests' waits known, so Wq is checked too. Attached after warm-up.
+   */
+  @Test
+  @Tag("servers-full")
+  void anExecutableJarsLoggedPoolAttachedAfterWarmUp() throws Exception {
+    executableJar(Mode.WARMED, "platform");
+  }
+
+  private static void executableJar(Mode mode, String pool) throws Exception {
+    ServerHarness.bootJar = BootJar.make();
+    try {
+      ServerHarness.Result r =
+          ServerHarness.run(
+              mode,
+              SpringServer.class,
+              pool.equals("default") ? List.of("default") : List.of(pool, "4"),
+              "Tomcat",
+              pool.equals("default") ? "http-nio" : "tomcat-exec",
+              8,
+              4_000,
+              20_000,
+              false);
+      // the server ran from the jar: its Tomcat came from Boot's class loader
+      assertTrue(r.line().contains("(LaunchedClassLoader)"), r.line());
+      assertEquals("requests", r.pool().get("Unit"), r.line());
+    } finally {
+      ServerHarness.bootJar = null;
+    }
   }
 
   private static void decoratedTaskExecutor(Mode mode) throws Exception {

@@ -116,7 +116,10 @@ public class SpringServer {
         "SERVER Spring Boot "
             + org.springframework.boot.SpringBootVersion.getVersion()
             + " on "
-            + org.apache.catalina.util.ServerInfo.getServerInfo());
+            + org.apache.catalina.util.ServerInfo.getServerInfo()
+            + " ("
+            + org.apache.catalina.util.ServerInfo.class.getClassLoader().getClass().getSimpleName()
+            + ")");
     TomcatServer.TRUTH.serve(
         port,
         () -> {
