@@ -41,7 +41,13 @@ final class ServerHarness {
      * Attached under load into a server that has already served {@link #WARM_REQUESTS} requests
      * (its request path compiled), as an operator attaches to a production server.
      */
-    WARMED
+    WARMED,
+    /**
+     * Attached while the pool's threads wait for work, after the server has served {@link
+     * #WARM_REQUESTS} requests (then loaded): an operator who warms an application up, attaches,
+     * then puts load on it.
+     */
+    WARMED_IDLE
   }
 
   /** Requests a {@link Mode#WARMED} server serves before the attach. */
@@ -148,10 +154,11 @@ final class ServerHarness {
       int port = Integer.parseInt(hello[1]);
       long pid = Long.parseLong(hello[3]);
       AttachClient idleAttach = null;
-      if (mode == Mode.ATTACHED_IDLE) {
+      if (mode == Mode.ATTACHED_IDLE || mode == Mode.WARMED_IDLE) {
         // the pool's threads exist, have served, and are parked waiting for work at the attach
+        long served = mode == Mode.WARMED_IDLE ? WARM_REQUESTS : 100;
         try (HttpLoad warm = new HttpLoad(port, clients, sleepMicros, cpu, close)) {
-          while (warm.answered.get() < 100) Thread.sleep(20);
+          while (warm.answered.get() < served) Thread.sleep(20);
         }
         Thread.sleep(500);
         idleAttach =

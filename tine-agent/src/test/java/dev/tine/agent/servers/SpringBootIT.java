@@ -81,6 +81,16 @@ class SpringBootIT {
     executableJar(Mode.WARMED, "default");
   }
 
+  /**
+   * The same attached while Boot's pool waits for work after {@value ServerHarness#WARM_REQUESTS}
+   * requests, then loaded (warm up, attach, load); also {@code servers-full}.
+   */
+  @Test
+  @Tag("servers-full")
+  void attachedIntoAnIdleWarmedUpExecutableJar() throws Exception {
+    executableJar(Mode.WARMED_IDLE, "default");
+  }
+
   /** The same at start ({@code -javaagent}); also {@code servers-full}. */
   @Test
   @Tag("servers-full")
