@@ -65,8 +65,7 @@ final class BootJar {
     try (OutputStream out = Files.newOutputStream(jar);
         JarOutputStream j = new JarOutputStream(out, m);
         Stream<Path> files = Files.list(pkg)) {
-      // the package's directories first, as a build tool writes them (class path scanning lists
-      // them)
+      // the package's directories first, as build tools write them (class path scans list them)
       String dirs = "";
       for (String part : SpringServer.class.getPackageName().split("\\.")) {
         dirs += part + "/";
