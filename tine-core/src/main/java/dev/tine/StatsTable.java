@@ -87,6 +87,18 @@ final class StatsTable {
     }
   }
 
+  /** Counter {@code index} summed over every slot since the pool was built (no reset applies). */
+  long total(int index, Worker[] ws) {
+    WorkerCounters[] cs = counters;
+    long[] out = new long[WorkerCounters.COUNT];
+    long sum = 0;
+    for (int i = 0; i < cs.length; i++) {
+      read(i, ws, out);
+      sum += out[index];
+    }
+    return sum;
+  }
+
   /** Makes the next snapshot count from now. */
   void reset(Worker[] ws) {
     WorkerCounters[] cs = counters;

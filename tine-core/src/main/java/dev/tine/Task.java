@@ -1,6 +1,7 @@
 package dev.tine;
 
 import java.util.Locale;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
@@ -196,6 +197,19 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   }
 
   /**
+   * {@link #invokeAll(Task...)} over a collection, as {@code ForkJoinTask.invokeAll(Collection)}.
+   *
+   * @param <T> the tasks' type
+   * @param tasks the tasks, none forked yet
+   * @return {@code tasks}
+   */
+  public static <T extends Task<?>> java.util.Collection<T> invokeAll(
+      java.util.Collection<T> tasks) {
+    invokeAll(tasks.toArray(new Task<?>[0]));
+    return tasks;
+  }
+
+  /**
    * Runs all tasks and returns when all are done: forks all but the first, runs the first, then
    * joins the rest in fork order. The first exception in argument order is rethrown after all are
    * done.
@@ -349,6 +363,208 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
   @SuppressWarnings("unchecked")
   public final V getNow() {
     return (status & (DONE | ABNORMAL)) == DONE ? (V) outcome : null;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ForkJoinTask's other methods, for code ported by renaming (TaskPortingTest checks each against
+  // the JDK's ForkJoinTask in the same scenario)
+
+  /** {@return true if the task completed without throwing and was not cancelled} */
+  public final boolean isCompletedNormally() {
+    return (status & (DONE | ABNORMAL)) == DONE;
+  }
+
+  /**
+   * {@return the result if the task completed normally, else null, as {@code
+   * RecursiveTask.getRawResult}}
+   *
+   * @see #getNow()
+   */
+  public final V getRawResult() {
+    return getNow();
+  }
+
+  /**
+   * Waits for the task as {@link #join()} does, without returning its result or throwing its
+   * exception; read them with {@link #isCompletedAbnormally()}, {@link #getException()} and {@link
+   * #getRawResult()}. An error of the runtime itself (an overflow at this call, say) still
+   * propagates: the task is then not complete.
+   */
+  public final void quietlyJoin() {
+    try {
+      join();
+    } catch (Throwable e) {
+      if (!isDone()) {
+        throw e;
+      }
+    }
+  }
+
+  /** Runs the task as {@link #invoke()} does, without returning its result or throwing. */
+  public final void quietlyInvoke() {
+    try {
+      invoke();
+    } catch (Throwable e) {
+      if (!isDone()) {
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Takes this task back if it is the newest fork of the calling worker and has not started: it
+   * will then not run unless forked or invoked again. As the JDK's {@code tryUnfork}, for code that
+   * forks and then decides to compute in place.
+   *
+   * @return true if the task was taken back
+   */
+  public boolean tryUnfork() {
+    if (!(Thread.currentThread() instanceof Worker w)) {
+      return false;
+    }
+    if (w.latentForks) {
+      if (w.latent.isNewest(this)) {
+        LatentJoins.takeLatentTop(w);
+        clearLatent();
+        return true;
+      }
+      if (w.latent.size() > 0) {
+        return false; // a latent fork is newer than anything in the deque (promotion takes the
+        // oldest)
+      }
+    }
+    // The deque's top is the newest fork. pop() returns it, or null if a thief took it meanwhile.
+    return w.deque.peek() == this && w.deque.pop() == this;
+  }
+
+  /**
+   * Forgets the task's outcome so that it can be forked or invoked again, as the JDK's {@code
+   * reinitialize}. Only for a task that has completed (or never started): the effect on a task that
+   * is queued or running is undefined.
+   */
+  public void reinitialize() {
+    resetOutcome();
+  }
+
+  /**
+   * Runs tasks until the current worker's pool is quiescent: its own forks first, then whatever it
+   * can steal; returns when no task is queued anywhere and every other worker is idle. For programs
+   * that fork tasks and never join them (the fork/join tuning study's quicksort), as the JDK's
+   * {@code ForkJoinTask.helpQuiesce}. Outside a pool, waits for the common pool to be quiescent.
+   */
+  public static void helpQuiesce() {
+    if (Thread.currentThread() instanceof Worker w) {
+      Quiescence.helpQuiesce(w);
+    } else {
+      Quiescence.await(WorkStealingPool.commonPool(), Long.MAX_VALUE);
+    }
+  }
+
+  /**
+   * {@return the pool of the current worker, or null outside a pool, as {@code
+   * ForkJoinTask.getPool}}
+   */
+  public static WorkStealingPool getPool() {
+    return Thread.currentThread() instanceof Worker w ? w.pool : null;
+  }
+
+  /**
+   * {@return whether the current thread is a pool's worker, as {@code ForkJoinTask.inForkJoinPool}}
+   */
+  public static boolean inWorkStealingPool() {
+    return Thread.currentThread() instanceof Worker;
+  }
+
+  /**
+   * {@return the current worker's forks not yet run (latent and in its deque), or 0 outside a pool,
+   * as {@code ForkJoinTask.getQueuedTaskCount}}
+   */
+  public static int getQueuedTaskCount() {
+    if (Thread.currentThread() instanceof Worker w) {
+      return (w.latentForks ? w.latent.size() : 0) + w.deque.size();
+    }
+    return 0;
+  }
+
+  /**
+   * An estimate of how many more forks the current worker holds than other workers could take, as
+   * the JDK's {@code ForkJoinTask.getSurplusQueuedTaskCount} (with the same formula: the worker's
+   * unrun forks, latent ones included, less a number that shrinks as more workers are busy). Code
+   * that forks only while this is small (Lea's heuristic, {@code > 3}) behaves as on the JDK; with
+   * latent forks, forking every call usually costs less than the test.
+   *
+   * @return the estimate (may be negative), or 0 outside a pool
+   */
+  public static int getSurplusQueuedTaskCount() {
+    if (!(Thread.currentThread() instanceof Worker w)) {
+      return 0;
+    }
+    int n = getQueuedTaskCount();
+    int p = w.pool.parallelism();
+    int a = w.pool.getActiveThreadCount();
+    int spare;
+    if (a > (p >>>= 1)) {
+      spare = 0;
+    } else if (a > (p >>>= 1)) {
+      spare = 1;
+    } else if (a > (p >>>= 1)) {
+      spare = 2;
+    } else if (a > (p >>>= 1)) {
+      spare = 4;
+    } else {
+      spare = 8;
+    }
+    return n - spare;
+  }
+
+  /**
+   * {@return a task that runs {@code runnable} and completes with null, as {@code
+   * ForkJoinTask.adapt(Runnable)}}
+   *
+   * @param runnable the action
+   */
+  public static Task<?> adapt(Runnable runnable) {
+    java.util.Objects.requireNonNull(runnable, "runnable");
+    return of(() -> {
+      runnable.run();
+      return null;
+    });
+  }
+
+  /**
+   * {@return a task that runs {@code runnable} and completes with {@code result}, as {@code
+   * ForkJoinTask.adapt(Runnable, T)}}
+   *
+   * @param <T> the result type
+   * @param runnable the action
+   * @param result the task's result
+   */
+  public static <T> Task<T> adapt(Runnable runnable, T result) {
+    java.util.Objects.requireNonNull(runnable, "runnable");
+    return of(() -> {
+      runnable.run();
+      return result;
+    });
+  }
+
+  /**
+   * {@return a task that computes {@code callable.call()}, as {@code ForkJoinTask.adapt(Callable)}:
+   * a checked exception it throws is rethrown as the cause of a {@link RuntimeException}}
+   *
+   * @param <T> the result type
+   * @param callable the computation
+   */
+  public static <T> Task<T> adapt(Callable<? extends T> callable) {
+    java.util.Objects.requireNonNull(callable, "callable");
+    return of(() -> {
+      try {
+        return callable.call();
+      } catch (RuntimeException | Error e) {
+        throw e;
+      } catch (Exception e) {
+        throw new RuntimeException(e);
+      }
+    });
   }
 
   @Override

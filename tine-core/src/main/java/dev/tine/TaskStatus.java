@@ -122,6 +122,24 @@ abstract class TaskStatus {
     }
   }
 
+  /**
+   * Owner only, after it took this latent fork off its stack unstarted ({@code Task.tryUnfork}):
+   * the task is an ordinary unforked one again. A CAS, not a store: a waiter may have set SIGNAL.
+   */
+  final void clearLatent() {
+    for (int s; ((s = status) & LATENT) != 0 && s >= 0; ) {
+      if (STATUS.compareAndSet(this, s, s & ~LATENT)) {
+        return;
+      }
+    }
+  }
+
+  /** {@code Task.reinitialize}: forget the outcome and the status (undefined unless complete). */
+  final void resetOutcome() {
+    outcome = null;
+    STATUS.setVolatile(this, 0);
+  }
+
   // ---------------------------------------------------------------------------------------------
   // The thief's hint
 

@@ -1,5 +1,6 @@
 package dev.tine;
 
+import dev.tine.stats.WorkerCounters;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.lang.management.ManagementFactory;
@@ -243,6 +244,26 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     PoolEvents.register(this); // JFR samples; forgotten at termination
   }
 
+  /**
+   * A pool with the builder's defaults: parallelism = available processors, daemon workers, latent
+   * forks. The same as {@code new ForkJoinPool()}, for code ported by renaming; {@link #builder()}
+   * sets the rest.
+   */
+  public WorkStealingPool() {
+    this(new Builder(), false);
+  }
+
+  /**
+   * A pool of {@code parallelism} workers with the builder's other defaults: the same as {@code new
+   * ForkJoinPool(parallelism)}, for code ported by renaming.
+   *
+   * @param parallelism the number of workers, 1 to 32,767
+   * @throws IllegalArgumentException if {@code parallelism} is out of that range (as the JDK's)
+   */
+  public WorkStealingPool(int parallelism) {
+    this(new Builder().parallelism(parallelism), false);
+  }
+
   /** {@return a builder with the defaults: parallelism = available processors, daemon workers} */
   public static Builder builder() {
     return new Builder();
@@ -323,6 +344,17 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
     Objects.requireNonNull(task, "task");
     externalPush(task);
     return task;
+  }
+
+  /**
+   * Schedules a task for asynchronous execution, as {@code ForkJoinPool.execute(ForkJoinTask)}: its
+   * outcome, an exception included, stays in the task, for whoever joins or gets it.
+   *
+   * @param task the task
+   */
+  public void execute(Task<?> task) {
+    Objects.requireNonNull(task, "task");
+    externalPush(task);
   }
 
   @Override
@@ -769,6 +801,124 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
       }
     }
     return n;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // ForkJoinPool's names, for code ported by renaming (WorkStealingPoolPortingTest checks each
+  // against the JDK's pool)
+
+  /**
+   * {@return the configured number of workers, as {@code ForkJoinPool.getParallelism}}
+   *
+   * @see #parallelism()
+   */
+  public int getParallelism() {
+    return parallelism;
+  }
+
+  /** {@return the common pool's parallelism, as {@code ForkJoinPool.getCommonPoolParallelism}} */
+  public static int getCommonPoolParallelism() {
+    return commonPool().parallelism;
+  }
+
+  /**
+   * {@return workers started and not yet retired, as {@code ForkJoinPool.getPoolSize}}
+   *
+   * @see #poolSize()
+   */
+  public int getPoolSize() {
+    return poolSize();
+  }
+
+  /**
+   * {@return an estimate of the workers running or looking for tasks (those not asleep), as {@code
+   * ForkJoinPool.getActiveThreadCount}}
+   */
+  public int getActiveThreadCount() {
+    long c = sleep.ctl();
+    return Math.max(0, Sleep.live(c) - Sleep.sleepers(c));
+  }
+
+  /**
+   * {@return an estimate of the workers not asleep: Tine does not tell a worker blocked in a join
+   * from a running one here, so this is {@link #getActiveThreadCount()} ({@code
+   * ForkJoinPool.getRunningThreadCount} leaves the blocked joiners out)}
+   */
+  public int getRunningThreadCount() {
+    return getActiveThreadCount();
+  }
+
+  /**
+   * {@return the tasks taken from another worker's deque since the pool was built, as {@code
+   * ForkJoinPool.getStealCount}: 0 if the builder turned {@code recordStats} off. Not affected by
+   * {@link #resetStats()}}
+   */
+  public long getStealCount() {
+    return statsTable.total(WorkerCounters.STEALS, workers);
+  }
+
+  /**
+   * {@return an estimate of the tasks in the workers' deques (not the external queue, and not the
+   * latent forks, which no other thread can take), as {@code ForkJoinPool.getQueuedTaskCount}}
+   */
+  public long getQueuedTaskCount() {
+    long n = 0;
+    for (Worker w : workers) {
+      if (w != null) {
+        n += w.deque.size();
+      }
+    }
+    return n;
+  }
+
+  /**
+   * {@return an estimate of the submissions from outside the pool not yet taken by a worker, as
+   * {@code ForkJoinPool.getQueuedSubmissionCount}}
+   */
+  public int getQueuedSubmissionCount() {
+    return external.size();
+  }
+
+  /**
+   * {@return whether a submission from outside waits, as {@code ForkJoinPool.hasQueuedSubmissions}}
+   */
+  public boolean hasQueuedSubmissions() {
+    return external.size() > 0;
+  }
+
+  /**
+   * {@return true if every worker is idle: none runs a task and no task is queued, as {@code
+   * ForkJoinPool.isQuiescent}} A worker counts as idle once it is asleep, a fraction of a
+   * millisecond after it ran out of work.
+   */
+  public boolean isQuiescent() {
+    return Quiescence.isQuiescent(this, null);
+  }
+
+  /**
+   * Waits until the pool is quiescent ({@link #isQuiescent()}) or the timeout passes, as {@code
+   * ForkJoinPool.awaitQuiescence}: for programs that fork tasks and never join them. From a worker
+   * of this pool it is {@link Task#helpQuiesce()} (it runs tasks until the pool is quiescent) and
+   * returns true; from any other thread it waits.
+   *
+   * @param timeout the most to wait
+   * @param unit the timeout's unit
+   * @return true if the pool is quiescent, false if the timeout passed first
+   */
+  public boolean awaitQuiescence(long timeout, TimeUnit unit) {
+    if (Thread.currentThread() instanceof Worker w && w.pool == this) {
+      Quiescence.helpQuiesce(w);
+      return true;
+    }
+    return Quiescence.await(this, unit.toNanos(timeout));
+  }
+
+  /**
+   * {@return true once the pool stops (after {@link #shutdownNow()}, or after {@link #shutdown()}
+   * when its work is done) and until it has terminated, as {@code ForkJoinPool.isTerminating}}
+   */
+  public boolean isTerminating() {
+    return isStopping() && !isTerminated();
   }
 
   /**

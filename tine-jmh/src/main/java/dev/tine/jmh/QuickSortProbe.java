@@ -12,12 +12,13 @@ import java.util.concurrent.ForkJoinTask;
 
 /**
  * The bench's {@code quicksort} at p=1 (the fork/join tuning study's program 2: fork the left part,
- * compute the right, down to single elements; 1M ints, the bench's seed) in one fresh JVM: Tine's
- * {@code Task} form (joining the left part, as the bench's) and the JDK's {@code RecursiveAction}
- * form against the sequential recursion, each round in the running thread's CPU time (a busy box
- * deschedules threads, which wall time would count). Prints the median and range over the rounds of
- * Tine/seq and JDK/seq, and "best" (fastest round over sequential's fastest), so that several JVMs
- * can be compared (the latent-forks design note runs it in 10 or more).
+ * compute the right, down to single elements; 1M ints, the bench's seed) in one fresh JVM: the same
+ * program on both runtimes (forks never joined, the root ending with {@code helpQuiesce()}, as the
+ * bench's), Tine's {@code Task} and the JDK's {@code RecursiveAction}, against the sequential
+ * recursion, each round in the running thread's CPU time (a busy box deschedules threads, which
+ * wall time would count). Prints the median and range over the rounds of Tine/seq and JDK/seq, and
+ * "best" (fastest round over sequential's fastest), so that several JVMs can be compared (the
+ * latent-forks design note runs it in 10 or more).
  *
  * <pre>
  * java -cp tine-jmh/target/benchmarks.jar dev.tine.jmh.QuickSortProbe [n=1000000] [rounds=15]
@@ -62,7 +63,7 @@ public final class QuickSortProbe {
       ForkJoinPool jdkTwo = new ForkJoinPool(2);
       for (int i = 0; i < p2; i++) {
         System.arraycopy(input, 0, work, 0, n);
-        two.invoke(new QuickSort.TineSort(work, 0, work.length));
+        QuickSort.tineSort(two, work);
         check(work, sorted);
         System.arraycopy(input, 0, work, 0, n);
         QuickSort.jdkSort(jdkTwo, work, null);
@@ -76,8 +77,8 @@ public final class QuickSortProbe {
             one.invoke(
                 Task.of(() -> {
                   long c0 = CPU.getCurrentThreadCpuTime();
-                  new QuickSort.TineSort(work, 0, work.length)
-                      .invoke(); // in this worker, as compute() would
+                  new QuickSort.TineNoJoin(work, 0, work.length).invoke(); // in this worker
+                  Task.helpQuiesce();
                   cpu[0] = CPU.getCurrentThreadCpuTime() - c0;
                   return null;
                 }));

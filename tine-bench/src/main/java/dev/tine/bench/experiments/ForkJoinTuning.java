@@ -312,15 +312,9 @@ public final class ForkJoinTuning {
                 () -> {
                   System.arraycopy(input, 0, work, 0, sortN);
                   tp.resetStats();
-                  tp.invoke(new QuickSort.TineNoJoin(work, 0, sortN));
-                  // Program 2 never joins its forks. A Tine worker falls asleep only after it found
-                  // no
-                  // work anywhere and its own latent stack is empty, so "every live worker asleep"
-                  // means
-                  // every fork has run. (The wait adds each worker's spin phase, ~0.1 ms.)
-                  while (tp.sleepingWorkers() < tp.poolSize()) {
-                    Thread.onSpinWait();
-                  }
+                  // Program 2 never joins its forks: the root ends with Task.helpQuiesce(), as
+                  // the JDK's with ForkJoinTask.helpQuiesce().
+                  QuickSort.tineSort(tp, work);
                   return tineOutcome(Arrays.equals(work, sorted), tp);
                 },
                 () -> tineFigures(tp)));

@@ -24,8 +24,9 @@ import java.util.concurrent.RecursiveAction;
  *       ends with {@code ForkJoinTask.helpQuiesce()}. (Not {@code pool.awaitQuiescence} from the
  *       calling thread: on JDK 25 it returned true here while forked partitions were still running,
  *       and the array was not yet sorted.)
- *   <li>tine: program 2's shape with a join of the left part (with latent forks a fork that is not
- *       needed by anyone costs about a call, so there is no reason to avoid the join).
+ *   <li>tine: program 2 exactly, renamed ({@link #tineSort}: {@link TineNoJoin}, the root ending
+ *       with {@code Task.helpQuiesce()}), so that the two runtimes run the same program. {@link
+ *       TineSort} joins the left part instead (with latent forks a join costs about a call).
  * </ul>
  */
 public final class QuickSort implements Program {
@@ -204,6 +205,23 @@ public final class QuickSort implements Program {
         });
   }
 
+  /**
+   * Sorts all of {@code a} in {@code pool} with the fork/join tuning study's program 2 on Tine,
+   * exactly as {@link #jdkSort} runs it on the JDK: forks never joined, the root ending with {@link
+   * Task#helpQuiesce()}.
+   */
+  public static void tineSort(WorkStealingPool pool, int[] a) {
+    pool.invoke(
+        new Task<Void>() {
+          @Override
+          protected Void compute() {
+            new TineNoJoin(a, 0, a.length).compute();
+            Task.helpQuiesce();
+            return null;
+          }
+        });
+  }
+
   @Override
   public Workload workload(Size size, Map<String, String> o) {
     int n = Program.intParam(o, "n", size == Size.PAPER ? 2_000_000 : 1_000_000);
@@ -230,7 +248,7 @@ public final class QuickSort implements Program {
 
       @Override
       public Object tine(WorkStealingPool pool) {
-        pool.invoke(new TineSort(work, 0, n));
+        tineSort(pool, work);
         return work;
       }
 
