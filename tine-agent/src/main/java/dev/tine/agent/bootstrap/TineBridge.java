@@ -29,6 +29,15 @@ public final class TineBridge {
    */
   public static volatile int fjPending;
 
+  /**
+   * Threads of an executor family's pool (Tomcat's) that were running its worker loop when the
+   * agent was attached and have not started a task the agent saw: each may take its next task in a
+   * {@code getTask} frame that was running before the attach, uninstrumented. The family's {@code
+   * beforeExecute} advice calls into the agent only while this is non-zero (0 with {@code
+   * -javaagent}).
+   */
+  public static volatile int unseenStarts;
+
   private static final AtomicLong FAILURES = new AtomicLong();
   private static volatile Throwable lastFailure;
 
@@ -211,11 +220,11 @@ public final class TineBridge {
     }
   }
 
-  public static void tpeRunStart(Object pool) {
+  public static void tpeRunStart(Object pool, Object task) {
     TineHooks h = hooks;
     if (h == null) return;
     try {
-      h.tpeRunStart(pool);
+      h.tpeRunStart(pool, task);
     } catch (Throwable t) {
       failed(t);
     }
@@ -340,6 +349,16 @@ public final class TineBridge {
     if (h == null || task == null) return;
     try {
       h.famStart(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famRunStart(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famRunStart(fam, pool, task);
     } catch (Throwable t) {
       failed(t);
     }

@@ -101,6 +101,7 @@ public final class AgentRuntime implements Host {
     // where the bridge lives. (Named application modules get the same edge when transformed.)
     inst.redefineModule(
         Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
+    TineBridge.unseenStarts = 0; // an earlier agent's, stopped: its threads were not these hooks'
     TineBridge.hooks = hooks; // before any class is transformed: no task is missed halfway
     if (config.jmx()) {
       jmx.registerAgent();
@@ -123,7 +124,11 @@ public final class AgentRuntime implements Host {
         loaded.add(c);
       }
     }
-    if (!loaded.isEmpty()) inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+    if (!loaded.isEmpty()) {
+      inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+      // pool threads may be inside frames of the old code: their next task starts unseen there
+      hooks.expectUnseenStarts();
+    }
     // Ticks start once the pools are instrumented: the first one covers a whole tick of measuring.
     ticker = new Thread(this::tickLoop, "tine-agent-ticker");
     ticker.setDaemon(true);
@@ -224,6 +229,7 @@ public final class AgentRuntime implements Host {
   /** Every pool: harvest, figures, MXBeans; forget the gone. */
   private void tickAll(long now) {
     scanForkJoinWorkers();
+    hooks.forgetEndedThreads();
     List<PoolState> gone = new ArrayList<>();
     double sumL = 0;
     for (PoolState st : registry.all()) {
