@@ -126,6 +126,30 @@ public final class TineBridge {
     }
   }
 
+  /**
+   * The {@code ThreadPoolExecutor} whose worker loop the thread {@code t} runs (its {@code
+   * Runnable} is the pool's {@code Worker}), or null. Reads private fields of {@code
+   * java.lang.Thread} and {@code ThreadPoolExecutor$Worker}, so the agent opens {@code java.lang}
+   * and {@code java.util.concurrent} to this class's module (and no other) before it calls this:
+   * once, after an attach, to find the pools whose every task started before it.
+   */
+  public static Object workerPool(Thread t) throws ReflectiveOperationException {
+    java.lang.reflect.Field h = Thread.class.getDeclaredField("holder");
+    h.setAccessible(true);
+    Object holder = h.get(t);
+    if (holder == null) return null;
+    java.lang.reflect.Field f = holder.getClass().getDeclaredField("task");
+    f.setAccessible(true);
+    Object task = f.get(holder);
+    if (task == null
+        || !task.getClass().getName().equals("java.util.concurrent.ThreadPoolExecutor$Worker")) {
+      return null;
+    }
+    java.lang.reflect.Field outer = task.getClass().getDeclaredField("this$0");
+    outer.setAccessible(true);
+    return outer.get(task);
+  }
+
   /** The JVM's rule: the entry at {@code bci}, else the nearest one that starts before it. */
   static int lineAt(int[] table, int bci) {
     if (table == null || bci < 0) return -1;

@@ -127,7 +127,19 @@ public final class AgentRuntime implements Host {
     if (!loaded.isEmpty()) {
       inst.retransformClasses(loaded.toArray(new Class<?>[0]));
       // pool threads may be inside frames of the old code: their next task starts unseen there
-      hooks.expectUnseenStarts();
+      List<Thread> running = hooks.expectUnseenStarts();
+      if (!running.isEmpty()) {
+        // their pools, read from the threads' workers (private fields of java.base): opened to
+        // the bridge's module alone, not to the application's class path the agent shares
+        inst.redefineModule(
+            Object.class.getModule(),
+            Set.of(),
+            Map.of(),
+            Map.of("java.lang", Set.of(bridge), "java.util.concurrent", Set.of(bridge)),
+            Set.of(),
+            Map.of());
+        hooks.runningWorkers(running);
+      }
     }
     // Ticks start once the pools are instrumented: the first one covers a whole tick of measuring.
     ticker = new Thread(this::tickLoop, "tine-agent-ticker");

@@ -728,9 +728,11 @@ public final class AgentHooks implements TineHooks {
    * The threads now running a pool's worker loop may be inside a {@code getTask} frame that began
    * before the pools' classes were instrumented: their next task starts at its {@code
    * beforeExecute}. Called once, after the instrumentation (a frame that began before it is still
-   * running then).
+   * running then). Returns the threads of JDK pools that are running a task (in {@code runWorker}
+   * but not in {@code getTask}), for {@link #runningWorkers}.
    */
-  public void expectUnseenStarts() {
+  public java.util.List<Thread> expectUnseenStarts() {
+    java.util.List<Thread> running = new java.util.ArrayList<>();
     for (var e : Thread.getAllStackTraces().entrySet()) {
       StackTraceElement[] frames = e.getValue();
       for (int i = frames.length - 1; i >= 0; i--) { // the loop is near the thread's bottom
@@ -740,8 +742,41 @@ public final class AgentHooks implements TineHooks {
         if ((family || c.equals(JDK_POOL)) && unseen.putIfAbsent(e.getKey(), family) == null) {
           if (family) UNSEEN_STARTS.getAndAdd(1);
         }
+        if (c.equals(JDK_POOL) && !inGetTask(frames, i)) running.add(e.getKey());
         break;
       }
+    }
+    return running;
+  }
+
+  private static boolean inGetTask(StackTraceElement[] frames, int loop) {
+    for (int i = 0; i < loop; i++) {
+      if (frames[i].getMethodName().equals("getTask")) return true;
+    }
+    return false;
+  }
+
+  /**
+   * JDK pool threads that were running a task at the attach: their pools are measured from now on,
+   * with those threads. A pool whose tasks never end (an event loop run as one task of an
+   * application's pool) would otherwise show nowhere, since none of its tasks passes a point the
+   * agent sees; so it gets its row as it does with {@code -javaagent}: no arrival, no end, L the
+   * tasks running through the window. Needs {@link TineBridge#workerPool}'s packages open.
+   */
+  public void runningWorkers(java.util.List<Thread> threads) {
+    for (Thread t : threads) {
+      Object pool;
+      try {
+        pool = TineBridge.workerPool(t);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        host.failed(e); // a JDK without those fields: such pools show once a task passes
+        return;
+      }
+      if (pool == null || !t.isAlive()) continue;
+      PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+      if (st == null || st.frozen) continue;
+      st.meter(); // its window runs from now, whether or not a task of it starts or ends
+      st.threads.ensure(t);
     }
   }
 
