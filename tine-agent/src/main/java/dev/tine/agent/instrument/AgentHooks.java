@@ -788,11 +788,6 @@ public final class AgentHooks implements TineHooks {
     }
   }
 
-  /** Threads that may still take a task unseen (tests, and the design notes' figures). */
-  public int unseenThreads() {
-    return unseen.size();
-  }
-
   private void seen(Thread t) {
     if (Boolean.TRUE.equals(unseen.remove(t))) UNSEEN_STARTS.getAndAdd(-1);
   }
