@@ -29,6 +29,15 @@ public final class TineBridge {
    */
   public static volatile int fjPending;
 
+  /**
+   * Threads of an executor family's pool (Tomcat's) that were running its worker loop when the
+   * agent was attached and have not started a task the agent saw: each may take its next task in a
+   * {@code getTask} frame that was running before the attach, uninstrumented. The family's {@code
+   * beforeExecute} advice calls into the agent only while this is non-zero (0 with {@code
+   * -javaagent}).
+   */
+  public static volatile int unseenStarts;
+
   private static final AtomicLong FAILURES = new AtomicLong();
   private static volatile Throwable lastFailure;
 
@@ -115,6 +124,30 @@ public final class TineBridge {
     } catch (Throwable t) {
       failed(t);
     }
+  }
+
+  /**
+   * The {@code ThreadPoolExecutor} whose worker loop the thread {@code t} runs (its {@code
+   * Runnable} is the pool's {@code Worker}), or null. Reads private fields of {@code
+   * java.lang.Thread} and {@code ThreadPoolExecutor$Worker}, so the agent opens {@code java.lang}
+   * and {@code java.util.concurrent} to this class's module (and no other) before it calls this:
+   * once, after an attach, to find the pools whose every task started before it.
+   */
+  public static Object workerPool(Thread t) throws ReflectiveOperationException {
+    java.lang.reflect.Field h = Thread.class.getDeclaredField("holder");
+    h.setAccessible(true);
+    Object holder = h.get(t);
+    if (holder == null) return null;
+    java.lang.reflect.Field f = holder.getClass().getDeclaredField("task");
+    f.setAccessible(true);
+    Object task = f.get(holder);
+    if (task == null
+        || !task.getClass().getName().equals("java.util.concurrent.ThreadPoolExecutor$Worker")) {
+      return null;
+    }
+    java.lang.reflect.Field outer = task.getClass().getDeclaredField("this$0");
+    outer.setAccessible(true);
+    return outer.get(task);
   }
 
   /** The JVM's rule: the entry at {@code bci}, else the nearest one that starts before it. */
@@ -211,11 +244,11 @@ public final class TineBridge {
     }
   }
 
-  public static void tpeRunStart(Object pool) {
+  public static void tpeRunStart(Object pool, Object task) {
     TineHooks h = hooks;
     if (h == null) return;
     try {
-      h.tpeRunStart(pool);
+      h.tpeRunStart(pool, task);
     } catch (Throwable t) {
       failed(t);
     }
@@ -340,6 +373,16 @@ public final class TineBridge {
     if (h == null || task == null) return;
     try {
       h.famStart(fam, pool, task);
+    } catch (Throwable t) {
+      failed(t);
+    }
+  }
+
+  public static void famRunStart(int fam, Object pool, Object task) {
+    TineHooks h = hooks;
+    if (h == null || task == null) return;
+    try {
+      h.famRunStart(fam, pool, task);
     } catch (Throwable t) {
       failed(t);
     }

@@ -36,8 +36,11 @@ public interface TineHooks {
   /** A pool thread ends ({@code Worker.run} returned, or threw {@code thrown}). */
   void tpeWorkerExit(Object pool, Throwable thrown);
 
-  /** {@code beforeExecute} returned: the task's own run starts now (its service time with it). */
-  void tpeRunStart(Object pool);
+  /**
+   * {@code beforeExecute(thread, task)} returned: the task's own run starts now (its service time
+   * with it); the task itself starts here if its start at {@code getTask} was not seen.
+   */
+  void tpeRunStart(Object pool, Object task);
 
   /**
    * {@code afterExecute} was entered: the task's run ended now; with a throwable, the task threw
@@ -92,6 +95,12 @@ public interface TineHooks {
 
   /** {@code task} starts on the calling thread (its previous task, if any, ended). */
   void famStart(int fam, Object pool, Object task);
+
+  /**
+   * {@code beforeExecute(thread, task)} of a family's pool returned, while {@link
+   * TineBridge#unseenStarts} is non-zero: {@code task} starts here if its start was not seen.
+   */
+  void famRunStart(int fam, Object pool, Object task);
 
   /** The calling thread's task ends (if {@code detail} says this point ends it). */
   void famEnd(int fam, Object pool, Object detail, Throwable thrown);

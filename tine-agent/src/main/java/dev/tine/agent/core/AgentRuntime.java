@@ -101,6 +101,7 @@ public final class AgentRuntime implements Host {
     // where the bridge lives. (Named application modules get the same edge when transformed.)
     inst.redefineModule(
         Object.class.getModule(), Set.of(bridge), Map.of(), Map.of(), Set.of(), Map.of());
+    TineBridge.unseenStarts = 0; // an earlier agent's, stopped: its threads were not these hooks'
     TineBridge.hooks = hooks; // before any class is transformed: no task is missed halfway
     if (config.jmx()) {
       jmx.registerAgent();
@@ -123,7 +124,23 @@ public final class AgentRuntime implements Host {
         loaded.add(c);
       }
     }
-    if (!loaded.isEmpty()) inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+    if (!loaded.isEmpty()) {
+      inst.retransformClasses(loaded.toArray(new Class<?>[0]));
+      // pool threads may be inside frames of the old code: their next task starts unseen there
+      List<Thread> running = hooks.expectUnseenStarts();
+      if (!running.isEmpty()) {
+        // their pools, read from the threads' workers (private fields of java.base): opened to
+        // the bridge's module alone, not to the application's class path the agent shares
+        inst.redefineModule(
+            Object.class.getModule(),
+            Set.of(),
+            Map.of(),
+            Map.of("java.lang", Set.of(bridge), "java.util.concurrent", Set.of(bridge)),
+            Set.of(),
+            Map.of());
+        hooks.runningWorkers(running);
+      }
+    }
     // Ticks start once the pools are instrumented: the first one covers a whole tick of measuring.
     ticker = new Thread(this::tickLoop, "tine-agent-ticker");
     ticker.setDaemon(true);
@@ -224,6 +241,7 @@ public final class AgentRuntime implements Host {
   /** Every pool: harvest, figures, MXBeans; forget the gone. */
   private void tickAll(long now) {
     scanForkJoinWorkers();
+    hooks.forgetEndedThreads();
     List<PoolState> gone = new ArrayList<>();
     double sumL = 0;
     for (PoolState st : registry.all()) {

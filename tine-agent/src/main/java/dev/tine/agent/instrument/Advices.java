@@ -72,12 +72,13 @@ final class Advices {
    * pool's own bookkeeping between {@code getTask} and the task (the worker's lock, interrupt
    * checks), which made µs tasks read long. As in Pepperdine's subclass, the time is measured from
    * here to {@code afterExecute}; a subclass that overrides either without calling {@code super}
-   * keeps the times taken at {@code getTask}.
+   * keeps the times taken at {@code getTask}. A task taken in a {@code getTask} frame that was
+   * running before an attach (uninstrumented) starts here.
    */
   static final class BeforeExecute {
     @Advice.OnMethodExit(suppress = Throwable.class)
-    static void exit(@Advice.This Object pool) {
-      TineBridge.tpeRunStart(pool);
+    static void exit(@Advice.This Object pool, @Advice.Argument(1) Object task) {
+      TineBridge.tpeRunStart(pool, task);
     }
   }
 

@@ -42,12 +42,14 @@ import java.util.concurrent.TimeUnit;
  * the thread's exit) finds its arrival and start times.
  */
 public final class AgentHooks implements TineHooks {
-  private static final VarHandle FJ_PENDING;
+  private static final VarHandle FJ_PENDING, UNSEEN_STARTS;
 
   static {
     try {
       FJ_PENDING =
           MethodHandles.lookup().findStaticVarHandle(TineBridge.class, "fjPending", int.class);
+      UNSEEN_STARTS =
+          MethodHandles.lookup().findStaticVarHandle(TineBridge.class, "unseenStarts", int.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -135,6 +137,21 @@ public final class AgentHooks implements TineHooks {
   /** Entries in {@link #suspended} (a dispatch looks there only while there are some). */
   private final java.util.concurrent.atomic.AtomicInteger suspendedCount =
       new java.util.concurrent.atomic.AtomicInteger();
+
+  /** The worker loops whose threads may take a task unseen after an attach (see below). */
+  private static final String JDK_POOL = "java.util.concurrent.ThreadPoolExecutor",
+      TOMCAT_POOL = "org.apache.tomcat.util.threads.ThreadPoolExecutor";
+
+  /**
+   * Threads that ran a pool's worker loop ({@code runWorker}) when the agent arrived and have not
+   * joined a pool since (true: Tomcat's pool, counted in {@link TineBridge#unseenStarts}). Such a
+   * thread may be inside a {@code getTask} frame that began before the classes were instrumented:
+   * that frame runs on in the old code, so the task it returns starts unseen. The task starts at
+   * its {@code beforeExecute} instead ({@link #tpeRunStart}, {@link #famRunStart}). A thread leaves
+   * the set when it first joins a pool ({@link #join}), or at a tick once it has ended.
+   */
+  private final java.util.concurrent.ConcurrentHashMap<Thread, Boolean> unseen =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   public AgentHooks(Host host, Registry reg) {
     this.host = host;
@@ -283,9 +300,13 @@ public final class AgentHooks implements TineHooks {
   }
 
   @Override
-  public void tpeRunStart(Object pool) {
+  public void tpeRunStart(Object pool, Object task) {
     Slot s = slotOf(pool);
-    if (s != null && s.running && s.arrival != PoolTally.UNTIMED) s.start = System.nanoTime();
+    if (s != null && s.running) {
+      if (s.arrival != PoolTally.UNTIMED) s.start = System.nanoTime();
+    } else if (!unseen.isEmpty() && unseen.containsKey(Thread.currentThread())) {
+      tpeTaken(pool, task); // taken in a getTask frame older than the agent: it starts here
+    }
   }
 
   @Override
@@ -380,11 +401,13 @@ public final class AgentHooks implements TineHooks {
     return head;
   }
 
-  private static void join(Slot s, PoolState st) {
+  private void join(Slot s, PoolState st) {
     PoolTally r = st.tryRecorder();
     s.st = st;
     s.rec = r;
-    s.member = st.threads.join(Thread.currentThread(), r);
+    Thread t = Thread.currentThread();
+    s.member = st.threads.join(t, r);
+    if (!unseen.isEmpty()) seen(t); // it started a task the agent saw, or this one is started
   }
 
   /** The calling thread's slot for the pool {@code pool}, or null. */
@@ -685,6 +708,88 @@ public final class AgentHooks implements TineHooks {
     Slot s = bind(st);
     if (s.running) finish(s, false);
     begin(s, task, arrival);
+  }
+
+  @Override
+  public void famRunStart(int fam, Object pool, Object task) {
+    Thread t = Thread.currentThread();
+    if (!unseen.containsKey(t)) return;
+    PoolState st = famState(fam, pool);
+    if (st == null) return;
+    Slot s = bind(st);
+    if (s.running) {
+      seen(t); // its start was seen at getTask (it ran the loop when the set was made, no more)
+      return;
+    }
+    begin(s, task, arrivalOf(st, task)); // taken in a getTask frame older than the agent
+  }
+
+  /**
+   * The threads now running a pool's worker loop may be inside a {@code getTask} frame that began
+   * before the pools' classes were instrumented: their next task starts at its {@code
+   * beforeExecute}. Called once, after the instrumentation (a frame that began before it is still
+   * running then). Returns the threads of JDK pools that are running a task (in {@code runWorker}
+   * but not in {@code getTask}), for {@link #runningWorkers}.
+   */
+  public java.util.List<Thread> expectUnseenStarts() {
+    java.util.List<Thread> running = new java.util.ArrayList<>();
+    for (var e : Thread.getAllStackTraces().entrySet()) {
+      StackTraceElement[] frames = e.getValue();
+      for (int i = frames.length - 1; i >= 0; i--) { // the loop is near the thread's bottom
+        if (!frames[i].getMethodName().equals("runWorker")) continue;
+        String c = frames[i].getClassName();
+        boolean family = c.equals(TOMCAT_POOL);
+        if ((family || c.equals(JDK_POOL)) && unseen.putIfAbsent(e.getKey(), family) == null) {
+          if (family) UNSEEN_STARTS.getAndAdd(1);
+        }
+        if (c.equals(JDK_POOL) && !inGetTask(frames, i)) running.add(e.getKey());
+        break;
+      }
+    }
+    return running;
+  }
+
+  private static boolean inGetTask(StackTraceElement[] frames, int loop) {
+    for (int i = 0; i < loop; i++) {
+      if (frames[i].getMethodName().equals("getTask")) return true;
+    }
+    return false;
+  }
+
+  /**
+   * JDK pool threads that were running a task at the attach: their pools are measured from now on,
+   * with those threads. A pool whose tasks never end (an event loop run as one task of an
+   * application's pool) would otherwise show nowhere, since none of its tasks passes a point the
+   * agent sees; so it gets its row as it does with {@code -javaagent}: no arrival, no end, L the
+   * tasks running through the window. Needs {@link TineBridge#workerPool}'s packages open.
+   */
+  public void runningWorkers(java.util.List<Thread> threads) {
+    for (Thread t : threads) {
+      Object pool;
+      try {
+        pool = TineBridge.workerPool(t);
+      } catch (ReflectiveOperationException | RuntimeException e) {
+        host.failed(e); // a JDK without those fields: such pools show once a task passes
+        return;
+      }
+      if (pool == null || !t.isAlive()) continue;
+      PoolState st = reg.getOrCreate(pool, tpeKind(pool));
+      if (st == null || st.frozen) continue;
+      st.meter(); // its window runs from now, whether or not a task of it starts or ends
+      st.threads.ensure(t);
+    }
+  }
+
+  /** Forgets the threads of {@link #unseen} that have ended (ticker). */
+  public void forgetEndedThreads() {
+    if (unseen.isEmpty()) return;
+    for (Thread t : unseen.keySet()) {
+      if (!t.isAlive()) seen(t);
+    }
+  }
+
+  private void seen(Thread t) {
+    if (Boolean.TRUE.equals(unseen.remove(t))) UNSEEN_STARTS.getAndAdd(-1);
   }
 
   @Override

@@ -19,7 +19,8 @@ import net.bytebuddy.description.type.TypeDescription;
  * copy of the JDK's pool that extends {@code AbstractExecutorService}, so the JDK pool's advice
  * never reaches it. Same points as the JDK's: {@code execute} (arrival), {@code getTask} (enter:
  * the thread's previous task ended; exit: the returned task starts), {@code Worker.run} (its first
- * task; the thread's end).
+ * task; the thread's end); {@code beforeExecute}, only after an attach, for a thread that took its
+ * task in a {@code getTask} frame running since before it.
  *
  * <p>One difference: when the pool is at {@code maxThreads}, Tomcat's {@code execute} catches the
  * refusal of its own {@code reject} and forces the task into its queue. So a rejection is counted
@@ -51,7 +52,9 @@ final class TomcatFamily extends Family {
         new AsmVisitorWrapper.Compound(
             Advice.to(Created.class).on(net.bytebuddy.matcher.ElementMatchers.isConstructor()),
             Advice.to(Execute.class).on(named("execute").and(takesArguments(Runnable.class))),
-            Advice.to(GetTask.class).on(named("getTask").and(takesNoArguments()))),
+            Advice.to(GetTask.class).on(named("getTask").and(takesNoArguments())),
+            Advice.to(BeforeExecute.class)
+                .on(named("beforeExecute").and(takesArguments(Thread.class, Runnable.class)))),
         POOL + "$Worker",
         Advice.to(WorkerRun.class).on(named("run").and(takesNoArguments())),
         ADAPTER,
@@ -253,6 +256,19 @@ final class TomcatFamily extends Family {
     @Advice.OnMethodExit(suppress = Throwable.class)
     static void exit(@Advice.This Object pool, @Advice.Return Object task) {
       if (task != null) TineBridge.famStart(ID, pool, task);
+    }
+  }
+
+  /**
+   * {@code beforeExecute(Thread, Runnable)} returned: only while threads that ran the pool's worker
+   * loop at the attach have not started a task the agent saw (one volatile read otherwise). Such a
+   * thread may have taken its task in a {@code getTask} frame running since before the attach: the
+   * task starts here, so that it and its requests count.
+   */
+  static final class BeforeExecute {
+    @Advice.OnMethodExit(suppress = Throwable.class)
+    static void exit(@Advice.This Object pool, @Advice.Argument(1) Object task) {
+      if (TineBridge.unseenStarts != 0) TineBridge.famRunStart(ID, pool, task);
     }
   }
 

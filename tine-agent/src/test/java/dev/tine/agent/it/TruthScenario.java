@@ -22,9 +22,10 @@ import java.util.concurrent.locks.LockSupport;
  * the opposite pair; its wait between the second reading of {@code beforeExecute} less the submit,
  * and the first less {@code execute}'s return: bounds that hold on a machine however loaded,
  * because they come from the same clock at the same points ({@code s_lo}, {@code s_hi}, {@code
- * w_lo}, {@code w_hi}). The first task each pool thread runs after {@code attached} is left out of
- * them: that thread was parked inside the pool's {@code getTask} as it was before the agent, so the
- * agent cannot see that task start (it is still counted, in λ).
+ * w_lo}, {@code w_hi}). Every task is in them, the first one each pool thread runs after the attach
+ * too: that thread was parked inside the pool's {@code getTask} as it was before the agent, whose
+ * return the agent cannot see, so the agent starts that task at its {@code beforeExecute}, where it
+ * reads the clock for every task.
  *
  * <ul>
  *   <li>{@code reuse}: 2 threads; one task object resubmitted every 10 ms (a server reusing its
@@ -51,20 +52,13 @@ public final class TruthScenario {
       after0 = new long[MAX],
       after1 = new long[MAX];
 
-  /** Per task: its mode (1 reuse, 2 throwing, 3 micro), and whether the agent cannot see it. */
-  static final byte[] modeOf = new byte[MAX], unseen = new byte[MAX];
+  /** Per task: its mode (1 reuse, 2 throwing, 3 micro). */
+  static final byte[] modeOf = new byte[MAX];
 
-  /** The threads alive when the test said the agent is attached (null: not yet). */
-  static volatile java.util.Set<Thread> aliveAtAttach;
-
-  /**
-   * Per pool thread: the readings around beforeExecute, the task it runs, and whether it ran one
-   * since the attach.
-   */
+  /** Per pool thread: the readings around beforeExecute, and the task it runs. */
   static final class Stamps {
     long before0, before1;
     int task = -1;
-    boolean ranSinceAttach;
   }
 
   static final ThreadLocal<Stamps> stamps = ThreadLocal.withInitial(Stamps::new);
@@ -77,11 +71,6 @@ public final class TruthScenario {
     st.task = i;
     before0[i] = st.before0;
     before1[i] = st.before1;
-    var alive = aliveAtAttach;
-    if (alive != null && !st.ranSinceAttach && alive.contains(Thread.currentThread())) {
-      st.ranSinceAttach = true;
-      unseen[i] = 1;
-    }
   }
 
   /** A pool that reads the clock around the points where the agent reads it. */
@@ -202,10 +191,6 @@ public final class TruthScenario {
         System.out.println("PENDING " + pending);
         continue;
       }
-      if (w[0].equals("attached")) {
-        aliveAtAttach = java.util.Set.copyOf(Thread.getAllStackTraces().keySet());
-        continue;
-      }
       if (!w[0].equals("run")) continue;
       String mode = w[1];
       long until = System.nanoTime() + (long) (Double.parseDouble(w[2]) * 1e9);
@@ -271,7 +256,7 @@ public final class TruthScenario {
    */
   static void truth(String mode, double secs) {
     int m = mode(mode);
-    long tasks = 0, seen = 0, waitSum = 0, serviceSum = 0;
+    long tasks = 0, waitSum = 0, serviceSum = 0;
     long sLo = 0, sHi = 0, wLo = 0, wHi = 0, gapMax = 0, previous = 0;
     int last = next.get();
     for (int i = 0; i < last; i++) {
@@ -281,20 +266,17 @@ public final class TruthScenario {
       tasks++;
       waitSum += started[i] - submitted[i];
       serviceSum += ended[i] - started[i];
-      if (unseen[i] != 0) continue;
-      seen++;
       sLo += after0[i] - before1[i];
       sHi += after1[i] - before0[i];
       wLo += before0[i] - returned[i];
       wHi += before1[i] - submitted[i];
     }
-    long n = Math.max(1, seen);
+    long n = Math.max(1, tasks);
     System.out.printf(
         java.util.Locale.ROOT,
-        "TRUTH tasks=%d seen=%d wait_ms=%.6f service_ms=%.6f rate=%.4f"
+        "TRUTH tasks=%d wait_ms=%.6f service_ms=%.6f rate=%.4f"
             + " s_lo=%.6f s_hi=%.6f w_lo=%.6f w_hi=%.6f gap_max_ms=%.6f%n",
         tasks,
-        seen,
         waitSum / 1e6 / Math.max(1, tasks),
         serviceSum / 1e6 / Math.max(1, tasks),
         tasks / secs,

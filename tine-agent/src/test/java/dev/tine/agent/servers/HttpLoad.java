@@ -101,6 +101,67 @@ final class HttpLoad implements AutoCloseable {
   private static final int OK = 1, CLOSED = 2;
 
   /**
+   * Exactly {@code connections × each} requests: {@code connections} keep-alive clients at once,
+   * each sending {@code each} one after the other. Returns how many were answered 200 "ok"; throws
+   * if a client failed.
+   */
+  static long exactly(int port, int connections, int each, int sleepMicros, int cpu)
+      throws Exception {
+    byte[] request =
+        ("GET /work?sleep="
+                + sleepMicros
+                + "&cpu="
+                + cpu
+                + " HTTP/1.1\r\nHost: 127.0.0.1:"
+                + port
+                + "\r\n\r\n")
+            .getBytes(StandardCharsets.US_ASCII);
+    AtomicLong ok = new AtomicLong();
+    List<Throwable> failed = java.util.Collections.synchronizedList(new ArrayList<>());
+    List<Thread> clients = new ArrayList<>();
+    for (int c = 0; c < connections; c++) {
+      Thread t =
+          new Thread(
+              () -> {
+                Socket s = null;
+                InputStream in = null;
+                try {
+                  for (int i = 0; i < each; i++) {
+                    if (s == null) {
+                      s = new Socket(InetAddress.getLoopbackAddress(), port);
+                      s.setTcpNoDelay(true);
+                      in = new BufferedInputStream(s.getInputStream());
+                    }
+                    s.getOutputStream().write(request);
+                    s.getOutputStream().flush();
+                    int answer = readAnswer(in);
+                    if ((answer & OK) != 0) ok.incrementAndGet();
+                    if ((answer & CLOSED) != 0) {
+                      s.close();
+                      s = null;
+                    }
+                  }
+                } catch (IOException e) {
+                  failed.add(e);
+                } finally {
+                  try {
+                    if (s != null) s.close();
+                  } catch (IOException e) {
+                    // closing
+                  }
+                }
+              },
+              "http-exact-" + c);
+      t.setDaemon(true);
+      clients.add(t);
+      t.start();
+    }
+    for (Thread t : clients) t.join(120_000);
+    if (!failed.isEmpty()) throw new IOException("clients failed: " + failed);
+    return ok.get();
+  }
+
+  /**
    * Reads one answer (status line, headers, Content-Length body): {@link #OK} if it is 200 "ok",
    * plus {@link #CLOSED} if the server closes the connection after it.
    */

@@ -18,8 +18,9 @@ import java.util.concurrent.locks.LockSupport;
  * that ended in it their summed wait and service, requests handled in it; then the requests the
  * server timed itself (those that started in the window, and over those that ended in it their
  * summed wait, -1 if unknown, and handling); then the async requests that ended in it and, over
- * them, the summed wait for the pool's threads and time on them (their dispatches). {@code quit}
- * ends the server.
+ * them, the summed wait for the pool's threads and time on them (their dispatches). {@code parked
+ * PREFIX} answers {@code PARKED} once every thread named PREFIX... waits inside {@code getTask}.
+ * {@code quit} ends the server.
  */
 final class Truth {
   private static final int LOG = 1 << 20;
@@ -165,6 +166,10 @@ final class Truth {
           System.out.println(
               "COUNT " + requests + " " + Runtime.getRuntime().availableProcessors());
         }
+      } else if (w[0].equals("parked")) {
+        // every thread of the pool (named w[1]...) waits for work inside getTask
+        ParkedWorkersScenario.awaitAllParkedInGetTask(w[1], 0);
+        System.out.println("PARKED");
       } else if (w[0].equals("rejected")) {
         synchronized (this) {
           System.out.println("REJECTED " + rejected);
