@@ -118,6 +118,12 @@ abstract class Interpreter {
         throws InterruptedException, ExecutionException, TimeoutException;
 
     boolean cancel();
+
+    boolean tryUnfork();
+
+    long invoke();
+
+    void quietlyJoin();
   }
 
   /** ManagedBlocker, runtime-neutral. */
@@ -537,6 +543,11 @@ abstract class Interpreter {
             + switch (f.form()) {
               case FORK_GET -> right.get();
               case FORK_GET_TIMED -> right.get(GENEROUS_SECONDS, TimeUnit.SECONDS);
+              case FORK_UNFORK -> right.tryUnfork() ? right.invoke() : right.join();
+              case FORK_QUIETLY -> {
+                right.quietlyJoin();
+                yield right.join();
+              }
               default -> right.join();
             };
       }

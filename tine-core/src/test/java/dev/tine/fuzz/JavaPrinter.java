@@ -156,13 +156,32 @@ final class JavaPrinter {
         String l = expr(f.left().body(), depth + 1);
         String r = expr(f.right().body(), depth + 1);
         yield switch (f.form()) {
-          case FORK_JOIN, FORK_GET, FORK_GET_TIMED -> {
+          case FORK_JOIN, FORK_GET, FORK_GET_TIMED, FORK_UNFORK, FORK_QUIETLY -> {
             String wait =
                 switch (f.form()) {
                   case FORK_GET -> "get()";
                   case FORK_GET_TIMED -> "get(120, SECONDS)";
                   default -> "join()";
                 };
+            if (f.form() == Program.JoinForm.FORK_UNFORK) {
+              wait = "tryUnfork() ? right.invoke() : right.join()";
+              yield "forkThen(Task.of(() -> "
+                  + r
+                  + ").fork() /* task "
+                  + f.right().id()
+                  + " */,"
+                  + in
+                  + "right -> "
+                  + l
+                  + " /* task "
+                  + f.left().id()
+                  + " */ + (right."
+                  + wait
+                  + "))";
+            }
+            if (f.form() == Program.JoinForm.FORK_QUIETLY) {
+              wait = "/* quietlyJoin(), then */ join()";
+            }
             yield "forkThen(Task.of(() -> "
                 + r
                 + ").fork() /* task "

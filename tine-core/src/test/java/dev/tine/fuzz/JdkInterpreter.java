@@ -70,6 +70,21 @@ final class JdkInterpreter extends Interpreter {
     public boolean cancel() {
       return task.cancel(true);
     }
+
+    @Override
+    public boolean tryUnfork() {
+      return task.tryUnfork();
+    }
+
+    @Override
+    public long invoke() {
+      return task.invoke();
+    }
+
+    @Override
+    public void quietlyJoin() {
+      task.quietlyJoin();
+    }
   }
 
   @Override

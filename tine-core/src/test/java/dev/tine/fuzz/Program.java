@@ -68,6 +68,10 @@ record Program(long seed, List<Spawn> tops) {
     FORK_GET_TIMED,
     /** {@code invokeAll(left, right)} */
     INVOKE_ALL,
+    /** {@code right.fork(); left; right.tryUnfork() ? right.invoke() : right.join()} */
+    FORK_UNFORK,
+    /** {@code right.fork(); left; right.quietlyJoin(); right.join()} */
+    FORK_QUIETLY,
     /** {@code Scope.joinLong(left, right, sum)}; on the JDK, fork/compute/join */
     SCOPE_JOIN,
     /** {@code Tine.joinLong(left, right, sum)}; on the JDK, fork/compute/join */

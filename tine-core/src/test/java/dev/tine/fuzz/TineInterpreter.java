@@ -64,6 +64,21 @@ final class TineInterpreter extends Interpreter {
     public boolean cancel() {
       return task.cancel(true);
     }
+
+    @Override
+    public boolean tryUnfork() {
+      return task.tryUnfork();
+    }
+
+    @Override
+    public long invoke() {
+      return task.invoke();
+    }
+
+    @Override
+    public void quietlyJoin() {
+      task.quietlyJoin();
+    }
   }
 
   @Override
