@@ -1633,4 +1633,103 @@ class PortingAdversaryTest {
     assertEquals(List.of(true, false), jq.getRawResult(), "the JDK");
     assertEquals(List.of(false, true), tq.getRawResult(), "Tine");
   }
+
+  @Test
+  void aFreshPoolsFiguresAreTheJdks() throws Exception {
+    ForkJoinPool j = track(new ForkJoinPool(3));
+    WorkStealingPool t = track(new WorkStealingPool(3));
+    List<Object> jdk =
+        List.of(
+            j.getParallelism(),
+            j.getPoolSize(),
+            j.getActiveThreadCount(),
+            j.getRunningThreadCount(),
+            j.isQuiescent(),
+            j.awaitQuiescence(0, TimeUnit.MILLISECONDS),
+            j.getQueuedTaskCount(),
+            j.getQueuedSubmissionCount(),
+            j.hasQueuedSubmissions(),
+            j.getStealCount(),
+            j.isShutdown(),
+            j.isTerminating(),
+            j.isTerminated());
+    List<Object> tine =
+        List.of(
+            t.getParallelism(),
+            t.getPoolSize(),
+            t.getActiveThreadCount(),
+            t.getRunningThreadCount(),
+            t.isQuiescent(),
+            t.awaitQuiescence(0, TimeUnit.MILLISECONDS),
+            t.getQueuedTaskCount(),
+            t.getQueuedSubmissionCount(),
+            t.hasQueuedSubmissions(),
+            t.getStealCount(),
+            t.isShutdown(),
+            t.isTerminating(),
+            t.isTerminated());
+    assertEquals(
+        List.of(3, 0, 0, 0, true, true, 0L, 0, false, 0L, false, false, false), jdk, "the JDK");
+    assertEquals(jdk, tine);
+  }
+
+  /**
+   * A documented difference, pinned: the JDK's common pool has one worker fewer than the processors
+   * (an outside caller of invoke runs its task itself, the JDK's default when the parallelism
+   * property is unset); Tine's has one per processor (an outside caller waits, see {@link
+   * #invokeFromOutsideRunsOnACommonPoolWorkerUnlikeTheJdk}).
+   */
+  @Test
+  void theCommonPoolsParallelismIsOneMoreThanTheJdks() {
+    int n = Runtime.getRuntime().availableProcessors();
+    if (System.getProperty("java.util.concurrent.ForkJoinPool.common.parallelism") == null) {
+      assertEquals(Math.max(1, n - 1), ForkJoinPool.getCommonPoolParallelism(), "the JDK");
+    }
+    assertEquals(n, WorkStealingPool.getCommonPoolParallelism(), "Tine");
+  }
+
+  /** A pool of 2 with one worker waiting on a latch: {active, running} while it waits. */
+  private static int[] whileOneWorkerWaits(ExecutorService pool) throws Exception {
+    CountDownLatch started = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicReference<Thread> waiter = new AtomicReference<>();
+    pool.execute(() -> {
+      waiter.set(Thread.currentThread());
+      started.countDown();
+      try {
+        release.await(WAIT_S, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    });
+    assertTrue(started.await(WAIT_S, TimeUnit.SECONDS));
+    int[] f = new int[2];
+    // Read the figures once the waiter's thread is parked on the latch.
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(WAIT_S);
+    while (waiter.get().getState() != Thread.State.TIMED_WAITING) {
+      assertTrue(System.nanoTime() - deadline < 0, "the waiter parked");
+      Thread.onSpinWait();
+    }
+    if (pool instanceof ForkJoinPool p) {
+      f[0] = p.getActiveThreadCount();
+      f[1] = p.getRunningThreadCount();
+    } else {
+      WorkStealingPool p = (WorkStealingPool) pool;
+      f[0] = p.getActiveThreadCount();
+      f[1] = p.getRunningThreadCount();
+    }
+    release.countDown();
+    return f;
+  }
+
+  @Disabled(
+      "divergence, documented in getRunningThreadCount's Javadoc: a worker parked on a latch counts"
+          + " as running: the JDK {1, 0} (active, running), Tine {1, 1}: 'array contents differ at"
+          + " index [1], expected: <0> but was: <1>'")
+  @Test
+  void aWorkerWaitingOnALatchIsActiveButNotRunningAsOnTheJdk() throws Exception {
+    int[] jdk = whileOneWorkerWaits(track(new ForkJoinPool(2)));
+    assertArrayEquals(new int[] {1, 0}, jdk, "the JDK: active, running");
+    assertArrayEquals(jdk, whileOneWorkerWaits(track(new WorkStealingPool(2))));
+  }
 }
