@@ -1732,4 +1732,190 @@ class PortingAdversaryTest {
     assertArrayEquals(new int[] {1, 0}, jdk, "the JDK: active, running");
     assertArrayEquals(jdk, whileOneWorkerWaits(track(new WorkStealingPool(2))));
   }
+
+  /**
+   * The owner forks A (at p=2 Tine promotes it into its empty deque) and T (latent behind it), then
+   * blocks on a latch outside the pool's knowledge until both have started elsewhere (A stolen, T
+   * stolen on the JDK, claimed from the blocked owner in Tine). tryUnfork of either must then fail,
+   * and each runs once.
+   */
+  @Test
+  void tryUnforkOfForksStolenOrClaimedWhileTheOwnerBlockedFailsAsOnTheJdk() throws Exception {
+    ForkJoinPool jdk = track(new ForkJoinPool(2));
+    AtomicInteger jdkRuns = new AtomicInteger();
+    int[] jdkSeen =
+        bounded(
+            jdk.submit(
+                ForkJoinTask.adapt(() -> {
+                  CountDownLatch bothStarted = new CountDownLatch(2);
+                  ForkJoinTask<Integer> a =
+                      ForkJoinTask.adapt(
+                              () -> {
+                                bothStarted.countDown();
+                                return jdkRuns.incrementAndGet();
+                              })
+                          .fork();
+                  ForkJoinTask<Integer> t =
+                      ForkJoinTask.adapt(
+                              () -> {
+                                bothStarted.countDown();
+                                return jdkRuns.incrementAndGet();
+                              })
+                          .fork();
+                  boolean started = bothStarted.await(WAIT_S, TimeUnit.SECONDS);
+                  boolean ut = t.tryUnfork(), ua = a.tryUnfork();
+                  int sum = t.join() + a.join();
+                  return new int[] {started ? 1 : 0, ut ? 1 : 0, ua ? 1 : 0, sum, jdkRuns.get()};
+                })),
+            "the JDK");
+    assertArrayEquals(new int[] {1, 0, 0, 3, 2}, jdkSeen, "the JDK");
+    WorkStealingPool tine = track(new WorkStealingPool(2));
+    AtomicInteger tineRuns = new AtomicInteger();
+    int[] tineSeen =
+        bounded(
+            tine.submit(
+                Task.adapt(() -> {
+                  CountDownLatch bothStarted = new CountDownLatch(2);
+                  Task<Integer> a =
+                      Task.adapt(
+                              () -> {
+                                bothStarted.countDown();
+                                return tineRuns.incrementAndGet();
+                              })
+                          .fork();
+                  Task<Integer> t =
+                      Task.adapt(
+                              () -> {
+                                bothStarted.countDown();
+                                return tineRuns.incrementAndGet();
+                              })
+                          .fork();
+                  boolean started = bothStarted.await(WAIT_S, TimeUnit.SECONDS);
+                  boolean ut = t.tryUnfork(), ua = a.tryUnfork();
+                  int sum = t.join() + a.join();
+                  return new int[] {started ? 1 : 0, ut ? 1 : 0, ua ? 1 : 0, sum, tineRuns.get()};
+                })),
+            "Tine");
+    assertArrayEquals(jdkSeen, tineSeen, "started, took back T, took back A, sum, runs");
+  }
+
+  @Test
+  void aFailedOrCancelledTaskReinitializedRunsCleanAsOnTheJdk() throws Exception {
+    ForkJoinPool jdk = track(new ForkJoinPool(1));
+    WorkStealingPool tine = track(new WorkStealingPool(1));
+    AtomicInteger jdkCalls = new AtomicInteger();
+    AtomicInteger tineCalls = new AtomicInteger();
+    java.util.concurrent.Callable<Integer> jdkBody =
+        () -> {
+          if (jdkCalls.incrementAndGet() == 1) throw new IllegalStateException("first");
+          return jdkCalls.get();
+        };
+    java.util.concurrent.Callable<Integer> tineBody =
+        () -> {
+          if (tineCalls.incrementAndGet() == 1) throw new IllegalStateException("first");
+          return tineCalls.get();
+        };
+    ForkJoinTask<Integer> j = ForkJoinTask.adapt(jdkBody);
+    Task<Integer> t = Task.adapt(tineBody);
+    List<Object> jdkSeen = new ArrayList<>();
+    List<Object> tineSeen = new ArrayList<>();
+    j.quietlyInvoke(); // outside a pool: both run it (the JDK in the caller)
+    t.quietlyInvoke();
+    for (int round = 0; round < 2; round++) {
+      jdkSeen.add(j.isCompletedAbnormally());
+      tineSeen.add(t.isCompletedAbnormally());
+      j.reinitialize();
+      t.reinitialize();
+      jdkSeen.add(List.of(j.isDone(), j.getException() == null));
+      tineSeen.add(List.of(t.isDone(), t.getException() == null));
+      jdkSeen.add(bounded(jdk.submit(j), "the JDK"));
+      tineSeen.add(bounded(tine.submit(t), "Tine"));
+      jdkSeen.add(List.of(j.isCompletedNormally(), j.getException() == null, j.getRawResult()));
+      tineSeen.add(List.of(t.isCompletedNormally(), t.getException() == null, t.getRawResult()));
+      j.cancel(false); // done already: no effect on either
+      t.cancel(false);
+    }
+    assertEquals(
+        List.of(
+            true,
+            List.of(false, true),
+            2,
+            List.of(true, true, 2),
+            false,
+            List.of(false, true),
+            3,
+            List.of(true, true, 3)),
+        jdkSeen,
+        "the JDK");
+    assertEquals(jdkSeen, tineSeen);
+  }
+
+  /**
+   * A difference both pools' Javadoc allows ("others may be cancelled"), pinned: at p=1,
+   * invokeAll(Collection) whose second task throws. The JDK runs the first two, cancels the two
+   * still queued and rethrows; Tine runs all four and then rethrows the same task's exception.
+   */
+  @Test
+  void invokeAllOfACollectionWithAThrowingTaskRunsTheRestUnlikeTheJdk() throws Exception {
+    ForkJoinPool jdk = track(new ForkJoinPool(1));
+    String jdkSeen =
+        bounded(
+            jdk.submit(
+                ForkJoinTask.adapt(() -> {
+                  AtomicInteger ran = new AtomicInteger();
+                  List<ForkJoinTask<Integer>> ts = new ArrayList<>();
+                  for (int i = 0; i < 4; i++) {
+                    int k = i;
+                    ts.add(
+                        ForkJoinTask.adapt(() -> {
+                          ran.incrementAndGet();
+                          if (k == 1) throw new IllegalStateException("task 1");
+                          return k;
+                        }));
+                  }
+                  String thrown = "none";
+                  try {
+                    ForkJoinTask.invokeAll(ts);
+                  } catch (IllegalStateException e) {
+                    thrown = e.getMessage();
+                  }
+                  return thrown
+                      + " ran="
+                      + ran.get()
+                      + " cancelled="
+                      + ts.stream().filter(ForkJoinTask::isCancelled).count();
+                })),
+            "the JDK");
+    WorkStealingPool tine = track(new WorkStealingPool(1));
+    String tineSeen =
+        bounded(
+            tine.submit(
+                Task.adapt(() -> {
+                  AtomicInteger ran = new AtomicInteger();
+                  List<Task<Integer>> ts = new ArrayList<>();
+                  for (int i = 0; i < 4; i++) {
+                    int k = i;
+                    ts.add(
+                        Task.adapt(() -> {
+                          ran.incrementAndGet();
+                          if (k == 1) throw new IllegalStateException("task 1");
+                          return k;
+                        }));
+                  }
+                  String thrown = "none";
+                  try {
+                    Task.invokeAll(ts);
+                  } catch (IllegalStateException e) {
+                    thrown = e.getMessage();
+                  }
+                  return thrown
+                      + " ran="
+                      + ran.get()
+                      + " cancelled="
+                      + ts.stream().filter(Task::isCancelled).count();
+                })),
+            "Tine");
+    assertEquals("task 1 ran=2 cancelled=2", jdkSeen, "the JDK");
+    assertEquals("task 1 ran=4 cancelled=0", tineSeen, "Tine (the JDK: " + jdkSeen + ")");
+  }
 }
