@@ -1918,4 +1918,58 @@ class PortingAdversaryTest {
     assertEquals("task 1 ran=2 cancelled=2", jdkSeen, "the JDK");
     assertEquals("task 1 ran=4 cancelled=0", tineSeen, "Tine (the JDK: " + jdkSeen + ")");
   }
+
+  /**
+   * A documented difference, pinned: the pool's getQueuedTaskCount, read from outside while a task
+   * at p=1 holds five unjoined forks, counts them on the JDK and not in Tine, whose latent forks no
+   * other thread can take (its Javadoc). The task's own count agrees (PortingApiTest).
+   */
+  @Test
+  void thePoolsQueuedCountLeavesLatentForksOutUnlikeTheJdk() throws Exception {
+    long[] jdk = queuedWhileATaskHoldsFiveForks(track(new ForkJoinPool(1)));
+    long[] tine = queuedWhileATaskHoldsFiveForks(track(new WorkStealingPool(1)));
+    assertArrayEquals(new long[] {5, 5}, jdk, "the JDK: the pool's count, the task's count");
+    assertArrayEquals(new long[] {0, 5}, tine, "Tine (latent forks)");
+    long[] eager =
+        queuedWhileATaskHoldsFiveForks(
+            track(WorkStealingPool.builder().parallelism(1).eagerForks(true).build()));
+    assertArrayEquals(jdk, eager, "Tine, eager forks: the JDK's figures");
+  }
+
+  private static long[] queuedWhileATaskHoldsFiveForks(ExecutorService pool) throws Exception {
+    CountDownLatch forked = new CountDownLatch(1);
+    CountDownLatch read = new CountDownLatch(1);
+    AtomicInteger own = new AtomicInteger(-1);
+    Runnable body =
+        () -> {
+          try {
+            if (pool instanceof ForkJoinPool) {
+              List<ForkJoinTask<?>> fs = new ArrayList<>();
+              for (int i = 0; i < 5; i++) fs.add(ForkJoinTask.adapt(() -> {}).fork());
+              own.set(ForkJoinTask.getQueuedTaskCount());
+              forked.countDown();
+              read.await(WAIT_S, TimeUnit.SECONDS);
+              fs.forEach(ForkJoinTask::join);
+            } else {
+              List<Task<?>> fs = new ArrayList<>();
+              for (int i = 0; i < 5; i++) fs.add(Task.adapt(() -> {}).fork());
+              own.set(Task.getQueuedTaskCount());
+              forked.countDown();
+              read.await(WAIT_S, TimeUnit.SECONDS);
+              fs.forEach(Task::join);
+            }
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+        };
+    Future<?> f = pool.submit(body);
+    assertTrue(forked.await(WAIT_S, TimeUnit.SECONDS));
+    long queued =
+        pool instanceof ForkJoinPool j
+            ? j.getQueuedTaskCount()
+            : ((WorkStealingPool) pool).getQueuedTaskCount();
+    read.countDown();
+    bounded(f, "the task");
+    return new long[] {queued, own.get()};
+  }
 }
