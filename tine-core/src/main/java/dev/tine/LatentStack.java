@@ -528,6 +528,28 @@ class LatentStack extends LatentClaims {
    */
   static final Task<Void> TAKEN = takenPlaceholder();
 
+  /** Owner: drops {@link #TAKEN} placeholders from the top (nothing to run there). */
+  final void dropTakenOnTop() {
+    if ((int) CLAIM.getOpaque(this) != OPEN) {
+      reconcile();
+    }
+    for (int t; (t = top - 1) >= bottom && items[t] == TAKEN; ) {
+      items[t] = null;
+      top = t;
+    }
+  }
+
+  /** Owner: latent entries that are not {@link #TAKEN} placeholders. */
+  final int sizeWithoutTaken() {
+    int n = size();
+    for (int i = bottom; i < top; i++) {
+      if (items[i] == TAKEN) {
+        n--;
+      }
+    }
+    return n;
+  }
+
   private static Task<Void> takenPlaceholder() {
     Task<Void> t = Task.of(() -> null);
     t.complete(null, TaskStatus.DONE);

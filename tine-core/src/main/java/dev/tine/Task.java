@@ -423,6 +423,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
       return false;
     }
     if (w.latentForks) {
+      w.latent.dropTakenOnTop(); // a get() of an older fork left them: nothing to run
       if (w.latent.isNewest(this)) {
         LatentJoins.takeLatentTop(w);
         clearLatent();
@@ -454,7 +455,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    */
   public static void helpQuiesce() {
     if (Thread.currentThread() instanceof Worker w) {
-      Quiescence.helpQuiesce(w);
+      Quiescence.helpQuiesce(w, 0L);
     } else {
       Quiescence.await(WorkStealingPool.commonPool(), Long.MAX_VALUE);
     }
@@ -481,7 +482,7 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
    */
   public static int getQueuedTaskCount() {
     if (Thread.currentThread() instanceof Worker w) {
-      return (w.latentForks ? w.latent.size() : 0) + w.deque.size();
+      return (w.latentForks ? w.latent.sizeWithoutTaken() : 0) + w.deque.size();
     }
     return 0;
   }

@@ -548,6 +548,12 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // ---------------------------------------------------------------------------------------------
   // Work and workers (starting and ending worker threads is WorkerSlots', sleeping is Sleep's)
 
+  /**
+   * Workers in {@code helpQuiesce} that found nothing to run and only watch for work: they count as
+   * idle for {@link #isQuiescent()} (Quiescence), and leave the count before they take a task.
+   */
+  final AtomicInteger idleQuiescers = new AtomicInteger();
+
   void addHungry(int delta) {
     HUNGRY.getAndAdd(this, delta);
   }
@@ -840,12 +846,23 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   }
 
   /**
-   * {@return an estimate of the workers not asleep: Tine does not tell a worker blocked in a join
-   * from a running one here, so this is {@link #getActiveThreadCount()} ({@code
-   * ForkJoinPool.getRunningThreadCount} leaves the blocked joiners out)}
+   * {@return an estimate of the workers running or looking for tasks, as {@code
+   * ForkJoinPool.getRunningThreadCount}: awake, not parked in a join or in {@code managedBlock},
+   * and not blocked or waiting in anything else (a lock, a latch, a sleep) at the moment of
+   * reading}
    */
   public int getRunningThreadCount() {
-    return getActiveThreadCount();
+    int n = 0;
+    for (Worker w : workers) {
+      if (w != null
+          && w.sleepState == Sleep.AWAKE
+          && !w.joinParked
+          && !w.managedBlocking
+          && w.getState() == Thread.State.RUNNABLE) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /**
@@ -892,14 +909,14 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    * millisecond after it ran out of work.
    */
   public boolean isQuiescent() {
-    return Quiescence.isQuiescent(this, null);
+    return Quiescence.isQuiescent(this);
   }
 
   /**
    * Waits until the pool is quiescent ({@link #isQuiescent()}) or the timeout passes, as {@code
    * ForkJoinPool.awaitQuiescence}: for programs that fork tasks and never join them. From a worker
-   * of this pool it is {@link Task#helpQuiesce()} (it runs tasks until the pool is quiescent) and
-   * returns true; from any other thread it waits.
+   * of this pool it runs tasks meanwhile, as {@link Task#helpQuiesce()}; from any other thread it
+   * waits.
    *
    * @param timeout the most to wait
    * @param unit the timeout's unit
@@ -907,8 +924,7 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
    */
   public boolean awaitQuiescence(long timeout, TimeUnit unit) {
     if (Thread.currentThread() instanceof Worker w && w.pool == this) {
-      Quiescence.helpQuiesce(w);
-      return true;
+      return Quiescence.helpQuiesce(w, Math.max(1L, unit.toNanos(timeout)));
     }
     return Quiescence.await(this, unit.toNanos(timeout));
   }

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -106,11 +105,6 @@ class PortingAdversaryTest {
   // helpQuiesce with more than one caller, and deep inside a recursion whose parent another worker
   // joins
 
-  @Disabled(
-      "bug: two workers in helpQuiesce each wait for the other to sleep (neither ever does):"
-          + " 'Tine's root, p=2: no answer within 20 s (wedged)', and the pool never terminates"
-          + " (WorkStealingPool[parallelism=2, size=2, sleeping=0, hungry=2, queued=0, stopping]);"
-          + " same at p=4. The JDK returns both roots with every leaf run, 5 rounds at p=2 and 4")
   @ParameterizedTest
   @ValueSource(ints = {2, 4})
   void twoRootsThatEachEndWithHelpQuiesceBothReturn(int p) throws Exception {
@@ -281,12 +275,6 @@ class PortingAdversaryTest {
   // ---------------------------------------------------------------------------------------------
   // awaitQuiescence's timeout on a worker of the pool
 
-  @Disabled(
-      "bug: on a worker of its own pool awaitQuiescence ignores its timeout (it is helpQuiesce):"
-          + " 'array contents differ at index [0], expected: <false> but was: <true>': the JDK"
-          + " returns false after 100 ms, then releases the blocked task ({false, true}); Tine"
-          + " returns true only when that task gave up waiting ({true, false}), a wedge without"
-          + " the task's own bound")
   @Test
   void awaitQuiescenceOnAWorkerGivesUpAtItsTimeoutAsTheJdk() throws Exception {
     boolean[] jdk = awaitWhileAnotherTaskWaitsForUs(track(new ForkJoinPool(2)));
@@ -711,11 +699,6 @@ class PortingAdversaryTest {
    * At p=1: fork a, b, c; wait for b with get() (both pools run it in place, out of the middle of
    * the worker's queue); then the figures and take-backs that follow.
    */
-  @Disabled(
-      "bug: get() of a latent fork from the middle of the latent stack leaves a TAKEN placeholder"
-          + " that getQueuedTaskCount counts and that makes tryUnfork of the fork below it fail:"
-          + " 'the JDK [2, 1, 1, 1, 3], Tine [3, 1, 2, 0, 3] ==> array contents differ at index"
-          + " [0], expected: <2> but was: <3>'")
   @Test
   void aForkWaitedForOutOfOrderLeavesTheQueueAsOnTheJdk() throws Exception {
     ForkJoinPool jdk = track(new ForkJoinPool(1));
@@ -1722,10 +1705,6 @@ class PortingAdversaryTest {
     return f;
   }
 
-  @Disabled(
-      "divergence, documented in getRunningThreadCount's Javadoc: a worker parked on a latch counts"
-          + " as running: the JDK {1, 0} (active, running), Tine {1, 1}: 'array contents differ at"
-          + " index [1], expected: <0> but was: <1>'")
   @Test
   void aWorkerWaitingOnALatchIsActiveButNotRunningAsOnTheJdk() throws Exception {
     int[] jdk = whileOneWorkerWaits(track(new ForkJoinPool(2)));
