@@ -446,13 +446,20 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
 
   /** From a worker of this pool: push on its deque; otherwise the external queue. */
   void externalPush(Task<?> task) {
+    if (Thread.currentThread() instanceof Worker w && w.pool == this) {
+      // A running task's own submission goes to its deque as a fork does, and is accepted after
+      // shutdown() as forks are (the JDK's pool does the same): the worker is awake, so the pool
+      // cannot terminate before the task runs. After shutdownNow() nothing is accepted.
+      if (runState >= STOP) {
+        throw new RejectedExecutionException(
+            "pool " + name + " is " + stateName() + ": it accepts no new tasks");
+      }
+      w.push(task);
+      return;
+    }
     if (runState != RUNNING) {
       throw new RejectedExecutionException(
           "pool " + name + " is " + stateName() + ": it accepts no new tasks");
-    }
-    if (Thread.currentThread() instanceof Worker w && w.pool == this) {
-      w.push(task);
-      return;
     }
     external.offer(task); // CAS: a volatile write, ordered before the ctl read in signalWork
     sleep.signalWork();
@@ -620,8 +627,9 @@ public final class WorkStealingPool extends AbstractExecutorService implements A
   // Lifecycle
 
   /**
-   * Stops accepting new tasks. Tasks already submitted, and the tasks they fork, still run; the
-   * workers end once the pool is quiescent. Does nothing to the common pool.
+   * Stops accepting new tasks from outside the pool. Tasks already submitted, the tasks they fork,
+   * and the tasks they submit to this pool themselves (as on the JDK's pool) still run; the workers
+   * end once the pool is quiescent. Does nothing to the common pool.
    */
   @Override
   public void shutdown() {
