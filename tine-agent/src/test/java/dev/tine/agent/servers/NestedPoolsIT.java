@@ -8,6 +8,7 @@ import dev.tine.agent.top.TopTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -55,6 +56,32 @@ class NestedPoolsIT {
         4_000,
         20_000,
         false);
+  }
+
+  /**
+   * Both rows on the same threads attached into a server that has already served {@value
+   * ServerHarness#WARM_REQUESTS} requests: under load, and into the application pool's parked
+   * threads before the load. -Pservers-full.
+   */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void anApplicationPoolUnderJettysExecutorThreadPoolMatchesItsOwnLogAttachedAfterWarmUp(Mode mode)
+      throws Exception {
+    anApplicationPoolUnderJettysExecutorThreadPoolMatchesItsOwnLog(mode);
+  }
+
+  /** Jetty's row, as {@link #jettysExecutorThreadPoolMatchesJettysOwnRequestLog}. */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void jettysExecutorThreadPoolMatchesJettysOwnRequestLogAttachedAfterWarmUp(Mode mode)
+      throws Exception {
+    jettysExecutorThreadPoolMatchesJettysOwnRequestLog(mode);
   }
 
   /**

@@ -29,6 +29,20 @@ class NettyIT {
   }
 
   /**
+   * The group attached into a server that has already served {@value ServerHarness#WARM_REQUESTS}
+   * requests: under load, and into its waiting executors before the load. Kept out of the default
+   * verify for time (-Pservers-full).
+   */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void executorGroupMatchesTheServersOwnLogAttachedAfterWarmUp(Mode mode) throws Exception {
+    executorGroupMatchesTheServersOwnLog(mode);
+  }
+
+  /**
    * Handlers on the loop: λ, S and the wait from the loop's select returning to the handler's start
    * against the server's log (see {@link NettyLoopServer} for what its log can establish of the
    * wait), each loop's requests adding up to λ, and each loop's time split adding up to its window.
@@ -60,6 +74,30 @@ class NettyIT {
       value = Mode.class,
       names = {"AT_START"})
   void handlersOnEpollLoopsAtStartMatchTheServersOwnLog(Mode mode) throws Exception {
+    handlersOnTheLoops(mode, List.of("2", "epoll"));
+  }
+
+  /**
+   * Handlers on the NIO loops, attached after {@value ServerHarness#WARM_REQUESTS} requests: under
+   * load, and into loops waiting in {@code select} before the load (a loop never parks in a pool's
+   * queue: what it runs before the attach is its own run loop, entered once). -Pservers-full.
+   */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void handlersOnTheEventLoopMatchTheServersOwnLogAttachedAfterWarmUp(Mode mode) throws Exception {
+    handlersOnTheLoops(mode, List.of("2"));
+  }
+
+  /** The same on Epoll's loops (skipped where the native transport cannot load). -Pservers-full. */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void handlersOnEpollLoopsMatchTheServersOwnLogAttachedAfterWarmUp(Mode mode) throws Exception {
     handlersOnTheLoops(mode, List.of("2", "epoll"));
   }
 

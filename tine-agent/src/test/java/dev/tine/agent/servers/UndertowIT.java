@@ -2,6 +2,7 @@ package dev.tine.agent.servers;
 
 import dev.tine.agent.servers.ServerHarness.Mode;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -26,5 +27,19 @@ class UndertowIT {
         4_000,
         20_000,
         true);
+  }
+
+  /**
+   * The same attached into a server that has already served {@value ServerHarness#WARM_REQUESTS}
+   * requests: under load, and into its parked workers before the load. Kept out of the default
+   * verify for time (-Pservers-full).
+   */
+  @Tag("servers-full")
+  @ParameterizedTest
+  @EnumSource(
+      value = Mode.class,
+      names = {"WARMED", "WARMED_IDLE"})
+  void workerPoolMatchesTheServersOwnLogAttachedAfterWarmUp(Mode mode) throws Exception {
+    workerPoolMatchesTheServersOwnLog(mode);
   }
 }
