@@ -159,29 +159,12 @@ final class JavaPrinter {
           case FORK_JOIN, FORK_GET, FORK_GET_TIMED, FORK_UNFORK, FORK_QUIETLY -> {
             String wait =
                 switch (f.form()) {
-                  case FORK_GET -> "get()";
-                  case FORK_GET_TIMED -> "get(120, SECONDS)";
-                  default -> "join()";
+                  case FORK_GET -> "right.get()";
+                  case FORK_GET_TIMED -> "right.get(120, SECONDS)";
+                  case FORK_UNFORK -> "(right.tryUnfork() ? right.invoke() : right.join())";
+                  case FORK_QUIETLY -> "right./* quietlyJoin(), then */ join()";
+                  default -> "right.join()";
                 };
-            if (f.form() == Program.JoinForm.FORK_UNFORK) {
-              wait = "tryUnfork() ? right.invoke() : right.join()";
-              yield "forkThen(Task.of(() -> "
-                  + r
-                  + ").fork() /* task "
-                  + f.right().id()
-                  + " */,"
-                  + in
-                  + "right -> "
-                  + l
-                  + " /* task "
-                  + f.left().id()
-                  + " */ + (right."
-                  + wait
-                  + "))";
-            }
-            if (f.form() == Program.JoinForm.FORK_QUIETLY) {
-              wait = "/* quietlyJoin(), then */ join()";
-            }
             yield "forkThen(Task.of(() -> "
                 + r
                 + ").fork() /* task "
@@ -192,7 +175,7 @@ final class JavaPrinter {
                 + l
                 + " /* task "
                 + f.left().id()
-                + " */ + right."
+                + " */ + "
                 + wait
                 + ")";
           }
