@@ -469,6 +469,7 @@ class LatentStack extends LatentClaims {
     }
     functionsBelow = 0;
     singleKindClass = null;
+    mayHoldTaken = false;
   }
 
   /** Array capacity (for tests). */
@@ -539,9 +540,19 @@ class LatentStack extends LatentClaims {
     }
   }
 
+  /**
+   * Set when a {@link #TAKEN} placeholder is written, cleared when the stack is emptied ({@link
+   * #clearAll}): so that {@link #sizeWithoutTaken} (Lea's throttle calls it at every level) scans
+   * only a stack that may hold one. Owner only.
+   */
+  private boolean mayHoldTaken;
+
   /** Owner: latent entries that are not {@link #TAKEN} placeholders. */
   final int sizeWithoutTaken() {
     int n = size();
+    if (!mayHoldTaken) {
+      return n;
+    }
     for (int i = bottom; i < top; i++) {
       if (items[i] == TAKEN) {
         n--;
@@ -573,6 +584,7 @@ class LatentStack extends LatentClaims {
           top = i;
         } else {
           items[i] = TAKEN;
+          mayHoldTaken = true;
         }
         return true;
       }
