@@ -601,6 +601,170 @@ final class LatentJoins {
     }
     return combine.apply(ra, (B) job.join());
   }
+
+  /** {@code INT_TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(
+      Scope s, int slot, long ra, IntToLongFunction g, int b, LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : g.applyAsLong(b));
+  }
+
+  /** {@code TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(Scope s, int slot, long ra, LongSupplier b, LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : b.getAsLong());
+  }
+
+  /** {@code TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinSlow(
+      Scope s,
+      int slot,
+      A ra,
+      Supplier<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.apply(ra, job != null ? (B) job.join() : b.get());
+  }
+
+  /** {@code TO_VOID}: the join's slow path, when its second half left its slot. */
+  static void joinSlow(Scope s, int slot, Runnable b) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    if (job != null) {
+      job.join();
+    } else {
+      b.run();
+    }
+  }
+
+  /** {@code SCOPE_INT_TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(
+      Scope s, int slot, long ra, Scope.IntToLong g, int b, LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_INT_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  static double joinSlow(
+      Scope s, int slot, double ra, Scope.IntToDouble g, int b, DoubleBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_INT_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinSlow(
+      Scope s,
+      int slot,
+      A ra,
+      Scope.IntTo<? extends B> g,
+      int b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_LONG_TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(
+      Scope s, int slot, long ra, Scope.LongToLong g, long b, LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_LONG_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  static double joinSlow(
+      Scope s, int slot, double ra, Scope.LongToDouble g, long b, DoubleBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_LONG_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinSlow(
+      Scope s,
+      int slot,
+      A ra,
+      Scope.LongTo<? extends B> g,
+      long b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, b));
+  }
+
+  /** {@code SCOPE_RANGE_TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(
+      Scope s,
+      int slot,
+      long ra,
+      Scope.RangeToLong g,
+      int bLo,
+      int bHi,
+      LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, bLo, bHi));
+  }
+
+  /** {@code SCOPE_RANGE_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  static double joinSlow(
+      Scope s,
+      int slot,
+      double ra,
+      Scope.RangeToDouble g,
+      int bLo,
+      int bHi,
+      DoubleBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, bLo, bHi));
+  }
+
+  /** {@code SCOPE_RANGE_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinSlow(
+      Scope s,
+      int slot,
+      A ra,
+      Scope.RangeTo<? extends B> g,
+      int bLo,
+      int bHi,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, bLo, bHi));
+  }
+
+  /** {@code SCOPE_RANGE_TO_VOID}: the join's slow path, when its second half left its slot. */
+  static void joinSlow(Scope s, int slot, Scope.RangeAction g, int bLo, int bHi) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    if (job != null) {
+      job.join();
+    } else {
+      g.run(s, bLo, bHi);
+    }
+  }
+
+  /** {@code SCOPE_TO_LONG}: the join's slow path, when its second half left its slot. */
+  static long joinSlow(Scope s, int slot, long ra, Scope.ToLong b, LongBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsLong(ra, job != null ? job.joinLong() : b.apply(s));
+  }
+
+  /** {@code SCOPE_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  static double joinSlow(
+      Scope s, int slot, double ra, Scope.ToDouble b, DoubleBinaryOperator combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.applyAsDouble(ra, job != null ? job.joinDouble() : b.apply(s));
+  }
+
+  /** {@code SCOPE_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  @SuppressWarnings("unchecked")
+  static <A, B, R> R joinSlow(
+      Scope s,
+      int slot,
+      A ra,
+      Scope.To<? extends B> b,
+      BiFunction<? super A, ? super B, ? extends R> combine) {
+    PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+    return combine.apply(ra, job != null ? (B) job.join() : b.apply(s));
+  }
   // END GENERATED by JoinShapes
   // spotless:on
 }

@@ -325,12 +325,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.applyAsLong(ra, g.apply(this, b)); // the second half's one call site
+    return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -362,12 +359,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsDouble(ra, job.joinDouble());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's one call site
+    return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -407,12 +401,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.apply(ra, (B) job.join());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.apply(ra, g.apply(this, b)); // the second half's one call site
+    return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -443,12 +434,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.applyAsLong(ra, g.apply(this, b)); // the second half's one call site
+    return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -480,12 +468,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsDouble(ra, job.joinDouble());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's one call site
+    return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -525,12 +510,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.apply(ra, (B) job.join());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
-    return combine.apply(ra, g.apply(this, b)); // the second half's one call site
+    return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
   }
 
   /**
@@ -570,12 +552,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
-    return combine.applyAsLong(ra, g.apply(this, bLo, bHi)); // the second half's one call site
+    return combine.applyAsLong(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
   }
 
   /**
@@ -615,12 +594,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsDouble(ra, job.joinDouble());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
-    return combine.applyAsDouble(ra, g.apply(this, bLo, bHi)); // the second half's one call site
+    return combine.applyAsDouble(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
   }
 
   /**
@@ -664,12 +640,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.apply(ra, (B) job.join());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
-    return combine.apply(ra, g.apply(this, bLo, bHi)); // the second half's one call site
+    return combine.apply(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
   }
 
   /**
@@ -700,13 +673,10 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        job.join();
-        return;
-      }
+      LatentJoins.joinSlow(this, slot, g, bLo, bHi);
+      return;
     }
-    g.run(this, bLo, bHi); // the second half's one call site
+    g.run(this, bLo, bHi); // the second half's fast-path call
   }
 
   /**
@@ -737,12 +707,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
-    return combine.applyAsLong(ra, b.apply(this)); // the second half's one call site
+    return combine.applyAsLong(ra, b.apply(this)); // the second half's fast-path call
   }
 
   /**
@@ -773,12 +740,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsDouble(ra, job.joinDouble());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
-    return combine.applyAsDouble(ra, b.apply(this)); // the second half's one call site
+    return combine.applyAsDouble(ra, b.apply(this)); // the second half's fast-path call
   }
 
   /**
@@ -814,12 +778,9 @@ public final class Scope extends LatentStack {
       throw e;
     }
     if (!tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.apply(ra, (B) job.join());
-      }
+      return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
-    return combine.apply(ra, b.apply(this)); // the second half's one call site
+    return combine.apply(ra, b.apply(this)); // the second half's fast-path call
   }
   // END GENERATED by JoinShapes
   // spotless:on

@@ -79,12 +79,9 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(s, slot, ra, g, b, combine);
     }
-    return combine.applyAsLong(ra, g.applyAsLong(b)); // the second half's one call site
+    return combine.applyAsLong(ra, g.applyAsLong(b)); // the second half's fast-path call
   }
 
   /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
@@ -121,12 +118,9 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.applyAsLong(ra, job.joinLong());
-      }
+      return LatentJoins.joinSlow(s, slot, ra, b, combine);
     }
-    return combine.applyAsLong(ra, b.getAsLong()); // the second half's one call site
+    return combine.applyAsLong(ra, b.getAsLong()); // the second half's fast-path call
   }
 
   /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
@@ -170,12 +164,9 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
-      if (job != null) {
-        return combine.apply(ra, (B) job.join());
-      }
+      return LatentJoins.joinSlow(s, slot, ra, b, combine);
     }
-    return combine.apply(ra, b.get()); // the second half's one call site
+    return combine.apply(ra, b.get()); // the second half's fast-path call
   }
 
   /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
@@ -213,13 +204,10 @@ public final class Tine {
       throw e;
     }
     if (!s.tryPopFunction(slot)) {
-      PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
-      if (job != null) {
-        job.join();
-        return;
-      }
+      LatentJoins.joinSlow(s, slot, b);
+      return;
     }
-    b.run(); // the second half's one call site
+    b.run(); // the second half's fast-path call
   }
 
   /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */

@@ -323,12 +323,9 @@ final class JoinShapes {
             throw e;
           }
           if (!tryPopFunction(slot)) {
-            PromotedJob job = LatentJoins.takeBack(this, slot); // null: taken back unstarted
-            if (job != null) {
-              $finishJob$
-            }
+            $joinSlow$
           }
-          $finishInline$ // the second half's one call site
+          $finishInline$ // the second half's fast-path call
         }
       """;
 
@@ -350,12 +347,9 @@ final class JoinShapes {
             throw e;
           }
           if (!s.tryPopFunction(slot)) {
-            PromotedJob job = LatentJoins.takeBack(s, slot); // null: taken back unstarted
-            if (job != null) {
-              $finishJob$
-            }
+            $joinSlow$
           }
-          $finishInline$ // the second half's one call site
+          $finishInline$ // the second half's fast-path call
         }
 
         /** Not on a worker of a latent-forking pool: the common pool, or an eager fork. */
@@ -532,8 +526,30 @@ final class JoinShapes {
     v.put("decl", resultDecl(s.result()));
     v.put("first", firstHalf(s, self));
     v.put("finishJob", finishJob(s.result()));
+    v.put(
+        "joinSlow",
+        returning(
+            s.result(),
+            "LatentJoins.joinSlow("
+                + ("s".equals(self) || self == null ? "s" : self)
+                + ", slot, "
+                + (s.result() == Result.VOID ? "" : "ra, ")
+                + String.join(", ", slowArgs(s))
+                + ")",
+            "      "));
     v.put("finishInline", finish(s.result(), call(s, second(s), "b", self)));
     return v;
+  }
+
+  /** The second half and its arguments, then combine: what the join's slow path needs. */
+  private static List<String> slowArgs(Shape s) {
+    List<String> a = new ArrayList<>();
+    a.add(second(s));
+    a.addAll(argNames(s.arg(), "b"));
+    if (s.result() != Result.VOID) {
+      a.add("combine");
+    }
+    return a;
   }
 
   private static String finishJob(Result r) {
@@ -683,7 +699,59 @@ final class JoinShapes {
     for (Shape s : SHAPES) {
       out.append('\n').append(eagerJoin(s));
     }
+    for (Shape s : SHAPES) {
+      out.append('\n').append(slowJoin(s));
+    }
     return out.toString();
+  }
+
+  private static final String SLOW_JOIN =
+      """
+      $doc$
+      $suppress$  static $tp$$ret$ joinSlow($params$) {
+          PromotedJob job = takeBack(s, slot); // null: taken back unstarted
+          $finish$
+        }
+      """;
+
+  /**
+   * The join's slow path, out of line and whole: the fast path calls it and returns its value, so
+   * that a JVM which has seen promotions (a pool of two or more) compiles one call into the join,
+   * not the take-back, the job's join and a second combine merged into the fast path.
+   */
+  private static String slowJoin(Shape s) {
+    String indent = "  ";
+    List<String> ps = new ArrayList<>(List.of("Scope s", "int slot"));
+    if (s.result() != Result.VOID) {
+      ps.add(
+          switch (s.result()) {
+            case LONG -> "long ra";
+            case DOUBLE -> "double ra";
+            default -> "A ra";
+          });
+    }
+    ps.add(fnType(s, "B", true) + " " + second(s));
+    ps.addAll(argParams(s.arg(), "b"));
+    if (s.result() != Result.VOID) {
+      ps.add(combineParam(s.result()));
+    }
+    String head = "static " + typeParams(s) + returnType(s.result()) + " joinSlow";
+    String sig = signature(indent + head, ps, indent).substring(indent.length());
+    String inline = call(s, second(s), "b", s.form() == Form.SCOPE ? "s" : null);
+    Map<String, String> v = new LinkedHashMap<>();
+    v.put(
+        "doc",
+        "  /** {@code "
+            + kind(s)
+            + "}: the join's slow path, when its second half left its slot. */");
+    v.put("suppress", suppress(s, "  "));
+    v.put(
+        "finish",
+        s.result() == Result.VOID
+            ? "if (job != null) {\n      job.join();\n    } else {\n      " + inline + ";\n    }"
+            : finish(s.result(), "job != null ? " + jobValue(s.result()) + " : " + inline));
+    String t = SLOW_JOIN.replace("static $tp$$ret$ joinSlow($params$) {", sig);
+    return fill(t, v);
   }
 
   private static String eagerJoin(Shape s) {
