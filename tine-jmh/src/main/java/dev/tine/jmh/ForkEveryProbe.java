@@ -23,12 +23,16 @@ import java.util.function.LongSupplier;
  *
  * <pre>
  * java -Xss16m -cp tine-jmh/target/benchmarks.jar dev.tine.jmh.ForkEveryProbe [n=33] [rounds=10]
- *     [p2=0] [forms=scope,join,task,jdk] (also: closure, the scope join with closure halves)
+ *     [p2=0] [others=0] [forms=scope,join,task,jdk] (also: closure, the scope join with closure
+ *     halves)
  * </pre>
  *
  * {@code p2=5} first runs each form five times on a pool of two workers, as any program that uses
- * more than one worker does, before the p=1 rounds. Not a JMH benchmark: its first rounds include
- * compilation on purpose.
+ * more than one worker does, before the p=1 rounds. {@code others=30} first runs, 30 times each at
+ * p=1, another program written in each form (it counts the nodes of fib(25)'s call tree: the same
+ * join method or task runtime with another function or task class), as a JVM that runs more than
+ * one fork/join algorithm does. Not a JMH benchmark: its first rounds include compilation on
+ * purpose.
  */
 public final class ForkEveryProbe {
   private ForkEveryProbe() {}
@@ -41,6 +45,53 @@ public final class ForkEveryProbe {
     return n < 2
         ? n
         : s.joinLong(ForkEveryProbe::scopeFib, n - 1, ForkEveryProbe::scopeFib, n - 2, Long::sum);
+  }
+
+  /** Another program with the scope join's {@code IntToLong} shape: fib's call-tree nodes. */
+  static long scopeNodes(Scope s, int n) {
+    return n < 2
+        ? 1
+        : 1
+            + s.joinLong(
+                ForkEveryProbe::scopeNodes, n - 1, ForkEveryProbe::scopeNodes, n - 2, Long::sum);
+  }
+
+  static long joinNodes(int n) {
+    return n < 2
+        ? 1
+        : 1
+            + Tine.joinLong(
+                ForkEveryProbe::joinNodes, n - 1, ForkEveryProbe::joinNodes, n - 2, Long::sum);
+  }
+
+  static final class TaskNodes extends Task<Long> {
+    final int n;
+
+    TaskNodes(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      if (n <= 1) return 1L;
+      Task<Long> f1 = new TaskNodes(n - 2).fork();
+      return 1 + new TaskNodes(n - 1).compute() + f1.join();
+    }
+  }
+
+  static final class JdkNodes extends RecursiveTask<Long> {
+    final int n;
+
+    JdkNodes(int n) {
+      this.n = n;
+    }
+
+    @Override
+    protected Long compute() {
+      if (n <= 1) return 1L;
+      ForkJoinTask<Long> f1 = new JdkNodes(n - 2).fork();
+      return 1 + new JdkNodes(n - 1).compute() + f1.join();
+    }
   }
 
   /** Closure halves (a new object per half and join), as integrate-scope's joins are. */
@@ -96,7 +147,7 @@ public final class ForkEveryProbe {
   record Form(String name, LongSupplier atP1, LongSupplier atP2) {}
 
   public static void main(String[] args) throws Exception {
-    int n = 33, rounds = 10, p2 = 0;
+    int n = 33, rounds = 10, p2 = 0, others = 0;
     String forms = "scope,join,task,jdk";
     for (String a : args) {
       String[] kv = a.split("=", 2);
@@ -105,6 +156,7 @@ public final class ForkEveryProbe {
         case "rounds" -> rounds = Integer.parseInt(kv[1]);
         case "p2" -> p2 = Integer.parseInt(kv[1]);
         case "forms" -> forms = kv[1];
+        case "others" -> others = Integer.parseInt(kv[1]);
         default -> throw new IllegalArgumentException("unknown argument " + a);
       }
     }
@@ -149,6 +201,20 @@ public final class ForkEveryProbe {
           });
     }
     expectedResult = expected;
+    long nodes = 2 * seqFib(26) - 1; // fib(25)'s call tree
+    for (int i = 0; i < others; i++) {
+      for (String f : forms.split(",")) {
+        long got =
+            switch (f) {
+              case "scope", "closure" -> one.<Long>invoke(s -> scopeNodes(s, 25));
+              case "join" -> one.invoke(Task.of(() -> joinNodes(25)));
+              case "task" -> one.invoke(new TaskNodes(25));
+              case "jdk" -> jdkOne.invoke(new JdkNodes(25));
+              default -> nodes;
+            };
+        check(got, nodes, f + " others");
+      }
+    }
     for (int i = 0; i < p2; i++) {
       for (Form f : all) {
         check(f.atP2.getAsLong(), expected, f.name + " p=2");
@@ -171,7 +237,7 @@ public final class ForkEveryProbe {
     }
     one.close();
     jdkOne.shutdown();
-    StringBuilder line = new StringBuilder("p2=" + p2);
+    StringBuilder line = new StringBuilder("p2=" + p2 + (others > 0 ? " others=" + others : ""));
     for (int i = 0; i < all.size(); i++) {
       double[] x = ratio[i].clone();
       Arrays.sort(x);
