@@ -13,27 +13,31 @@ import java.util.function.Supplier;
  * push could not record (and the promotion it may make), the join that finds its second half gone
  * (take back), the join whose first half threw, and an eager pool's joins. The join methods
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
- * Scope's class comment); everything they do not do inline is here, and its calls go down: into the
- * {@link LatentStack}, the deque and a {@link PromotedJob} (none of them calls back here); the
- * policy of when and how much to promote ({@link #shouldPromote}, {@link #toPromote}) is here too.
- * Two ways lead back in: running a task (a take-back runs what was left in hand; a join waits,
- * helping) re-enters user code, and so perhaps this file; and waiting for a handed-off half ({@code
- * job.join()} → {@code Task.join} → {@code HelpingJoin}, or {@code Compensation} before blocking)
- * calls {@link #promoteAll} first, which only moves entries to the deque and cannot reach the join
- * that waits. Owner-only code: every method runs on the worker that owns the scope. A scope's slow
- * paths check the owner ({@link #checkOwner}) before they change anything ({@link #forkSlow} as its
- * first act, so an escaped scope's join that comes this way records nothing); a push that succeeds
- * without promoting into the deque does not look (Scope's class comment says what that leaves
- * uncaught), and the first half throwing on another thread reports that exception without touching
- * the stack.
+ * Scope's class comment); everything they do not do inline is here, and a join that finds its
+ * second half gone leaves through one call that returns the join's value ({@code joinSlow}, one per
+ * shape: in a JVM that has seen promotions the JIT compiles that call into the fast path, not the
+ * take-back and a second combine; the latent-forks note has the measurements), and its calls go
+ * down: into the {@link LatentStack}, the deque and a {@link PromotedJob} (none of them calls back
+ * here); the policy of when and how much to promote ({@link #shouldPromote}, {@link #toPromote}) is
+ * here too. Two ways lead back in: running a task (a take-back runs what was left in hand; a join
+ * waits, helping) re-enters user code, and so perhaps this file; and waiting for a handed-off half
+ * ({@code job.join()} → {@code Task.join} → {@code HelpingJoin}, or {@code Compensation} before
+ * blocking) calls {@link #promoteAll} first, which only moves entries to the deque and cannot reach
+ * the join that waits. Owner-only code: every method runs on the worker that owns the scope. A
+ * scope's slow paths check the owner ({@link #checkOwner}) before they change anything ({@link
+ * #forkSlow} as its first act, so an escaped scope's join that comes this way records nothing); a
+ * push that succeeds without promoting into the deque does not look (Scope's class comment says
+ * what that leaves uncaught), and the first half throwing on another thread reports that exception
+ * without touching the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
  * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
  * {@link #forkSlow} records the half ({@link LatentStack#tryPushNewFunction}) and, the deque being
  * empty, {@link #offer}s it: {@link LatentStack#takeOldest} makes it a {@link PromotedJob} and
  * leaves the job in the slot, the deque push publishes it, and a thief runs it. When {@code f}
- * returns, {@code tryPopFunction} fails, and {@link #takeBack} takes the slot back ({@link
- * LatentStack#takeBack}) and hands the job to the join, which waits for it, helping.
+ * returns, {@code tryPopFunction} fails, and the join returns {@code joinSlow}, whose {@link
+ * #takeBack} takes the slot back ({@link LatentStack#takeBack}) and finds the job, which it joins,
+ * waiting and helping, before it combines.
  *
  * <p><b>Errors inside.</b> A {@link StackOverflowError} can strike at any call. A promotion
  * therefore takes the entry off the stack with one call whose commit is its last act and stores the
