@@ -13,22 +13,24 @@ import java.util.function.Supplier;
  * push could not record (and the promotion it may make), the join that finds its second half gone
  * (take back), the join whose first half threw, and an eager pool's joins. The join methods
  * themselves stay in {@code Scope} and {@code Tine}, small and with one call site per half (see
- * Scope's class comment); everything they do not do inline is here, and a join that finds its
- * second half gone leaves through one call that returns the join's value ({@code joinSlow}, one per
- * shape: in a JVM that has seen promotions the JIT compiles that call into the fast path, not the
- * take-back and a second combine; the latent-forks note has the measurements), and its calls go
- * down: into the {@link LatentStack}, the deque and a {@link PromotedJob} (none of them calls back
- * here); the policy of when and how much to promote ({@link #shouldPromote}, {@link #toPromote}) is
- * here too. Two ways lead back in: running a task (a take-back runs what was left in hand; a join
- * waits, helping) re-enters user code, and so perhaps this file; and waiting for a handed-off half
- * ({@code job.join()} → {@code Task.join} → {@code HelpingJoin}, or {@code Compensation} before
- * blocking) calls {@link #promoteAll} first, which only moves entries to the deque and cannot reach
- * the join that waits. Owner-only code: every method runs on the worker that owns the scope. A
- * scope's slow paths check the owner ({@link #checkOwner}) before they change anything ({@link
- * #forkSlow} as its first act, so an escaped scope's join that comes this way records nothing); a
- * push that succeeds without promoting into the deque does not look (Scope's class comment says
- * what that leaves uncaught), and the first half throwing on another thread reports that exception
- * without touching the stack.
+ * Scope's class comment); everything they do not do inline is here. A join whose pop fails (its
+ * second half was promoted or claimed, or the first half left unjoined forks above it) leaves
+ * through one call that returns the join's value ({@code joinSlow}, one per shape: it runs those
+ * forks and takes the slot back, then joins the job or, the half still latent, calls {@code g},
+ * then combines), so that a JVM which has seen promotions compiles that one call into the fast
+ * path, not the take-back, the job's join and a second combine (the latent-forks note has the
+ * measurements), and its calls go down: into the {@link LatentStack}, the deque and a {@link
+ * PromotedJob} (none of them calls back here); the policy of when and how much to promote ({@link
+ * #shouldPromote}, {@link #toPromote}) is here too. Two ways lead back in: running a task (a
+ * take-back runs what was left in hand; a join waits, helping) re-enters user code, and so perhaps
+ * this file; and waiting for a handed-off half ({@code job.join()} → {@code Task.join} → {@code
+ * HelpingJoin}, or {@code Compensation} before blocking) calls {@link #promoteAll} first, which
+ * only moves entries to the deque and cannot reach the join that waits. Owner-only code: every
+ * method runs on the worker that owns the scope. A scope's slow paths check the owner ({@link
+ * #checkOwner}) before they change anything ({@link #forkSlow} as its first act, so an escaped
+ * scope's join that comes this way records nothing); a push that succeeds without promoting into
+ * the deque does not look (Scope's class comment says what that leaves uncaught), and the first
+ * half throwing on another thread reports that exception without touching the stack.
  *
  * <p><b>A trip.</b> {@code pool.invoke(s -> s.joinLong(f, 1, g, 2, Long::sum))} on a pool whose
  * other worker is hungry: {@code Scope.joinLong}'s fast push finds no function in the slot, so
@@ -606,20 +608,20 @@ final class LatentJoins {
     return combine.apply(ra, (B) job.join());
   }
 
-  /** {@code INT_TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code INT_TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(
       Scope s, int slot, long ra, IntToLongFunction g, int b, LongBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsLong(ra, job != null ? job.joinLong() : g.applyAsLong(b));
   }
 
-  /** {@code TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(Scope s, int slot, long ra, LongSupplier b, LongBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsLong(ra, job != null ? job.joinLong() : b.getAsLong());
   }
 
-  /** {@code TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  /** {@code TO_OBJECT}: the join's slow path, when its pop fails (see the class comment). */
   @SuppressWarnings("unchecked")
   static <A, B, R> R joinSlow(
       Scope s,
@@ -631,7 +633,7 @@ final class LatentJoins {
     return combine.apply(ra, job != null ? (B) job.join() : b.get());
   }
 
-  /** {@code TO_VOID}: the join's slow path, when its second half left its slot. */
+  /** {@code TO_VOID}: the join's slow path, when its pop fails (see the class comment). */
   static void joinSlow(Scope s, int slot, Runnable b) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     if (job != null) {
@@ -641,21 +643,21 @@ final class LatentJoins {
     }
   }
 
-  /** {@code SCOPE_INT_TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_INT_TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(
       Scope s, int slot, long ra, Scope.IntToLong g, int b, LongBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_INT_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_INT_TO_DOUBLE}: the join's slow path, when its pop fails (see the class comment). */
   static double joinSlow(
       Scope s, int slot, double ra, Scope.IntToDouble g, int b, DoubleBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_INT_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_INT_TO_OBJECT}: the join's slow path, when its pop fails (see the class comment). */
   @SuppressWarnings("unchecked")
   static <A, B, R> R joinSlow(
       Scope s,
@@ -668,21 +670,21 @@ final class LatentJoins {
     return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_LONG_TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_LONG_TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(
       Scope s, int slot, long ra, Scope.LongToLong g, long b, LongBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_LONG_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_LONG_TO_DOUBLE}: the join's slow path, when its pop fails (see the class comment). */
   static double joinSlow(
       Scope s, int slot, double ra, Scope.LongToDouble g, long b, DoubleBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_LONG_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_LONG_TO_OBJECT}: the join's slow path, when its pop fails (see the class comment). */
   @SuppressWarnings("unchecked")
   static <A, B, R> R joinSlow(
       Scope s,
@@ -695,7 +697,7 @@ final class LatentJoins {
     return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, b));
   }
 
-  /** {@code SCOPE_RANGE_TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_RANGE_TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(
       Scope s,
       int slot,
@@ -708,7 +710,7 @@ final class LatentJoins {
     return combine.applyAsLong(ra, job != null ? job.joinLong() : g.apply(s, bLo, bHi));
   }
 
-  /** {@code SCOPE_RANGE_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_RANGE_TO_DOUBLE}: the join's slow path, when its pop fails (see the class comment). */
   static double joinSlow(
       Scope s,
       int slot,
@@ -721,7 +723,7 @@ final class LatentJoins {
     return combine.applyAsDouble(ra, job != null ? job.joinDouble() : g.apply(s, bLo, bHi));
   }
 
-  /** {@code SCOPE_RANGE_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_RANGE_TO_OBJECT}: the join's slow path, when its pop fails (see the class comment). */
   @SuppressWarnings("unchecked")
   static <A, B, R> R joinSlow(
       Scope s,
@@ -735,7 +737,7 @@ final class LatentJoins {
     return combine.apply(ra, job != null ? (B) job.join() : g.apply(s, bLo, bHi));
   }
 
-  /** {@code SCOPE_RANGE_TO_VOID}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_RANGE_TO_VOID}: the join's slow path, when its pop fails (see the class comment). */
   static void joinSlow(Scope s, int slot, Scope.RangeAction g, int bLo, int bHi) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     if (job != null) {
@@ -745,20 +747,20 @@ final class LatentJoins {
     }
   }
 
-  /** {@code SCOPE_TO_LONG}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_TO_LONG}: the join's slow path, when its pop fails (see the class comment). */
   static long joinSlow(Scope s, int slot, long ra, Scope.ToLong b, LongBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsLong(ra, job != null ? job.joinLong() : b.apply(s));
   }
 
-  /** {@code SCOPE_TO_DOUBLE}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_TO_DOUBLE}: the join's slow path, when its pop fails (see the class comment). */
   static double joinSlow(
       Scope s, int slot, double ra, Scope.ToDouble b, DoubleBinaryOperator combine) {
     PromotedJob job = takeBack(s, slot); // null: taken back unstarted
     return combine.applyAsDouble(ra, job != null ? job.joinDouble() : b.apply(s));
   }
 
-  /** {@code SCOPE_TO_OBJECT}: the join's slow path, when its second half left its slot. */
+  /** {@code SCOPE_TO_OBJECT}: the join's slow path, when its pop fails (see the class comment). */
   @SuppressWarnings("unchecked")
   static <A, B, R> R joinSlow(
       Scope s,

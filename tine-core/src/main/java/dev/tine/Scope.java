@@ -58,13 +58,14 @@ import java.util.function.LongBinaryOperator;
  * megamorphic, the very costs this class exists to avoid. The copies are written from one table of
  * shapes (the test sources' {@code JoinShapes}, which a test keeps current), and what can be shared
  * (the slow paths) is, in {@code LatentJoins}. Each join method is also kept small for the JIT: on
- * the fast path {@code f} and {@code g} have one call site each; a join whose second half was
- * promoted or claimed leaves through one call that returns its value ({@code LatentJoins.joinSlow},
- * where a half taken back unstarted runs), and an eager pool's path is a separate {@code
- * joinEagerly} twin (in {@code LatentJoins}). The one-call-site shape took fork-every fib at one
- * worker from 1.92-1.96 to 1.63-1.66 times sequential in one bench configuration, less in another;
- * the slow path out of line made it 6% cheaper, and steadier across JVMs, after runs at p=2 (the
- * latent-forks design note has the runs).
+ * the fast path {@code f} and {@code g} have one call site each; a join whose pop fails (its second
+ * half promoted or claimed, or unjoined forks of the first half above it) leaves through one call
+ * that returns its value ({@code LatentJoins.joinSlow}, which calls {@code g} itself if the half is
+ * still latent), and an eager pool's path is a separate {@code joinEagerly} twin (in {@code
+ * LatentJoins}). The one-call-site shape took fork-every fib at one worker from 1.92-1.96 to
+ * 1.63-1.66 times sequential in one bench configuration, less in another; the slow path out of line
+ * made it 6% cheaper, and steadier across JVMs, after runs at p=2 (the latent-forks design note has
+ * the runs).
  */
 public final class Scope extends LatentStack {
   final Worker worker;

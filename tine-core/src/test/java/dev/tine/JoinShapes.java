@@ -743,7 +743,7 @@ final class JoinShapes {
         "doc",
         "  /** {@code "
             + kind(s)
-            + "}: the join's slow path, when its second half left its slot. */");
+            + "}: the join's slow path, when its pop fails (see the class comment). */");
     v.put("suppress", suppress(s, "  "));
     v.put(
         "finish",
