@@ -292,8 +292,14 @@ class CliTest {
       int n = Integer.parseInt(advice.replace("≥", ""));
       double p90 = ((Number) rec.get("p90_wait_ms")).doubleValue();
       double target = Math.max(1, ((Number) rec.get("avg_service_ms")).doubleValue());
-      assertEquals(
-          p90 > target, n > 1, "advice " + n + " against a measured p90 of " + p90 + " ms");
+      if (clients > 1) {
+        assertEquals(
+            p90 > target, n > 1, "advice " + n + " against a measured p90 of " + p90 + " ms");
+      }
+      // A lone client never waits behind another of its tasks (it waits for each reply), so more
+      // threads cannot shorten its wait: the advice is 1 whatever its p90 read. On a loaded
+      // machine that p90 is the pool thread's scheduling delay (7.9 ms was seen beside busy
+      // loops), not queueing, so it is not compared with the target here.
       assertTrue(n <= clients, "more threads than clients: " + a.out());
       if (clients == 1) {
         Run plain = run("advise", "--snapshot", snap.toString());
