@@ -531,7 +531,7 @@ final class JoinShapes {
         returning(
             s.result(),
             "LatentJoins.joinSlow("
-                + ("s".equals(self) || self == null ? "s" : self)
+                + (self == null ? "s" : self)
                 + ", slot, "
                 + (s.result() == Result.VOID ? "" : "ra, ")
                 + String.join(", ", slowArgs(s))
