@@ -60,6 +60,9 @@ final class LatentJoins {
    */
   static int forkSlow(Scope s, int slot, Object g, long arg, int kind) {
     checkOwner(s); // before anything is recorded: an escaped scope's join changes nothing
+    if (slot == LatentStack.NOT_RECORDED) {
+      s.functionForks--; // a thief got hungry after the fast push counted it: recorded below
+    }
     if (slot < 0) {
       Object item = itemFor(s, g); // may allocate: before any store
       slot = s.tryPushNewFunction(item, arg, kind);
@@ -275,6 +278,9 @@ final class LatentJoins {
       return; // an escaped scope: the first half's exception is the one to report
     }
     s.functionForksNotTakenBack++; // dropped or waited for quietly: not joined
+    if (slot == LatentStack.NOT_RECORDED) {
+      return; // nothing recorded: the second half is dropped with the join's frame
+    }
     PromotedJob job = takeBackUnchecked(s, slot);
     if (job != null) {
       firstHalfThrew(job);

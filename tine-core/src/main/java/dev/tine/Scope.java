@@ -7,9 +7,14 @@ import java.util.function.LongBinaryOperator;
 
 /**
  * A worker's fork/join context, passed down a recursion as a parameter: the cheapest way to fork at
- * every level. Each join records its second half as a latent fork with a few plain stores and runs
- * it by a direct call when the first half returns, unless it was promoted meanwhile (then it may
- * run on another worker, and the join waits for it, helping).
+ * every level. A join records its second half as a latent fork with a few plain stores and runs it
+ * by a direct call when the first half returns, unless it was promoted meanwhile (then it may run
+ * on another worker, and the join waits for it, helping). Only the outermost joins are recorded: a
+ * join that finds six latent forks of its worker below it, while no thief is hungry (the worker's
+ * deque still holds work to steal), runs both halves here and records nothing, so the deep joins of
+ * a fine-grained recursion, nearly all of its joins, cost about a call. A hungry thief makes the
+ * next join record again, and promote; the recorded outer joins are the largest pieces, the ones a
+ * thief takes first.
  *
  * <pre>{@code
  * static long fib(Scope s, int n) {
@@ -18,12 +23,19 @@ import java.util.function.LongBinaryOperator;
  * long r = pool.invoke(s -> fib(s, 40));
  * }</pre>
  *
- * <p><b>Which join to use.</b> A scope join costs about a call plus a few stores: it reads no
+ * <p><b>A first half must not wait for its own second half</b> (a latch the second half counts
+ * down, say). A recorded second half is claimed and run elsewhere while its first half blocks (the
+ * latent-forks design note, "claims"); an unrecorded one runs only after its first half returns, as
+ * in the sequential program. Such a wait therefore never ends once the join is deeper than six
+ * latent forks and every other worker is busy, where the JDK's pool would run the forked half as
+ * soon as a worker is free (and, at one worker, would wait forever too).
+ *
+ * <p><b>Which join to use.</b> A scope join costs about a call plus a few loads: it reads no
  * thread-local and no {@code Thread.currentThread()}, writes nothing shared, takes no fence, and
- * stores the function reference only when the slot held another one. {@link Tine#joinLong} does the
- * same work after a {@code Thread.currentThread()} lookup per join, and needs no parameter. {@link
- * Task#fork()}/{@link Task#join()} allocate a task per fork. Measured costs are in {@code
- * docs/design/latent-forks.md}.
+ * when it records, stores the function reference only when the slot held another one. {@link
+ * Tine#joinLong} does the same work after a {@code Thread.currentThread()} lookup per join, and
+ * needs no parameter. {@link Task#fork()}/{@link Task#join()} allocate a task per fork. Measured
+ * costs are in {@code docs/design/latent-forks.md}.
  *
  * <p><b>Arguments and results.</b> Each half takes an {@code int}, a {@code long}, or an index
  * range {@code [lo, hi)} (how array code splits), and returns a {@code long}, a {@code double}, an
@@ -314,7 +326,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(IntToLong f, int a, IntToLong g, int b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -327,7 +339,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -348,7 +360,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       IntToDouble f, int a, IntToDouble g, int b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -361,7 +373,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -390,7 +402,7 @@ public final class Scope extends LatentStack {
       int b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -403,7 +415,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -423,7 +435,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(LongToLong f, long a, LongToLong g, long b, LongBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -436,7 +448,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -457,7 +469,7 @@ public final class Scope extends LatentStack {
   public double joinDouble(
       LongToDouble f, long a, LongToDouble g, long b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -470,7 +482,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -499,7 +511,7 @@ public final class Scope extends LatentStack {
       long b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, b);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, a, g, b, combine);
       }
@@ -512,7 +524,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -541,7 +553,7 @@ public final class Scope extends LatentStack {
       int bHi,
       LongBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -554,7 +566,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -583,7 +595,7 @@ public final class Scope extends LatentStack {
       int bHi,
       DoubleBinaryOperator combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -596,7 +608,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -629,7 +641,7 @@ public final class Scope extends LatentStack {
       int bHi,
       BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi, combine);
       }
@@ -642,7 +654,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.apply(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -662,7 +674,7 @@ public final class Scope extends LatentStack {
    */
   public void join(RangeAction f, int aLo, int aHi, RangeAction g, int bLo, int bHi) {
     int slot = tryPushFunction(g, range(bLo, bHi));
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         LatentJoins.joinEagerly(this, f, aLo, aHi, g, bLo, bHi);
         return;
@@ -675,7 +687,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       LatentJoins.joinSlow(this, slot, g, bLo, bHi);
       return;
     }
@@ -696,7 +708,7 @@ public final class Scope extends LatentStack {
    */
   public long joinLong(ToLong a, ToLong b, LongBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -709,7 +721,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsLong(ra, b.apply(this)); // the second half's fast-path call
@@ -729,7 +741,7 @@ public final class Scope extends LatentStack {
    */
   public double joinDouble(ToDouble a, ToDouble b, DoubleBinaryOperator combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -742,7 +754,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsDouble(ra, b.apply(this)); // the second half's fast-path call
@@ -767,7 +779,7 @@ public final class Scope extends LatentStack {
   public <A, B, R> R join(
       To<? extends A> a, To<? extends B> b, BiFunction<? super A, ? super B, ? extends R> combine) {
     int slot = tryPushFunction(b, 0L);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       if (!latent) {
         return LatentJoins.joinEagerly(this, a, b, combine);
       }
@@ -780,7 +792,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (!tryPopFunction(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.apply(ra, b.apply(this)); // the second half's fast-path call
@@ -803,11 +815,11 @@ public final class Scope extends LatentStack {
   /**
    * The fork of a join made through {@link Tine}'s static methods, once they have looked up the
    * worker: the scope join's fast push, else its slow path. Returns the entry's slot, for {@link
-   * #tryPopFunction}.
+   * #tryPopFunction}, or {@link LatentStack#NOT_RECORDED}.
    */
   int fork(Object g, long arg, int kind) {
     int slot = tryPushFunction(g, arg);
-    if (slot < 0 || dequeEmptied != 0) {
+    if (slot == -1 || dequeEmptied != 0) {
       slot = LatentJoins.forkSlow(this, slot, g, arg, kind);
     }
     return slot;

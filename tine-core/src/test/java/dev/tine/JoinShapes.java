@@ -309,7 +309,7 @@ final class JoinShapes {
       $doc$
       $suppress$  public $tp$$ret$ $name$($params$) {
           int slot = tryPushFunction($g$, $packed$);
-          if (slot < 0 || dequeEmptied != 0) {
+          if (slot == -1 || dequeEmptied != 0) {
             if (!latent) {
               $eager$
             }
@@ -322,7 +322,7 @@ final class JoinShapes {
             LatentJoins.firstHalfThrew(this, slot);
             throw e;
           }
-          if (!tryPopFunction(slot)) {
+          if (slot >= 0 && !tryPopFunction(slot)) {
             $joinSlow$
           }
           $finishInline$ // the second half's fast-path call
@@ -346,7 +346,7 @@ final class JoinShapes {
             LatentJoins.firstHalfThrew(s, slot);
             throw e;
           }
-          if (!s.tryPopFunction(slot)) {
+          if (slot >= 0 && !s.tryPopFunction(slot)) {
             $joinSlow$
           }
           $finishInline$ // the second half's fast-path call

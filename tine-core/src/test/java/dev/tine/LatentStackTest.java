@@ -42,6 +42,27 @@ class LatentStackTest {
     assertEquals(LatentStack.INITIAL_CAPACITY, s.capacity());
   }
 
+  /**
+   * Below {@link LatentStack#RECORD_DEPTH} latent entries a scope push records nothing and says so;
+   * a hungry thief (the restock word set) makes it record again.
+   */
+  @Test
+  void aScopePushBelowTheOutermostForksRecordsNothingUnlessAThiefIsHungry() {
+    LatentStack s = new LatentStack();
+    Scope.IntToLong fn = (t, i) -> i;
+    int kind = JoinKinds.SCOPE_INT_TO_LONG;
+    for (int i = 0; i <= LatentStack.RECORD_DEPTH; i++) s.pushFunction(fn, i, kind);
+    assertTrue(s.tryPopFunction(LatentStack.RECORD_DEPTH)); // leaves fn in its slot, as a join does
+    long forks = s.functionForks;
+    assertEquals(LatentStack.NOT_RECORDED, s.tryPushFunction(fn, 99));
+    assertEquals(LatentStack.RECORD_DEPTH, s.size(), "nothing recorded");
+    assertEquals(forks + 1, s.functionForks, "but counted as a fork");
+    s.dequeEmptied = 1;
+    assertEquals(LatentStack.RECORD_DEPTH, s.tryPushFunction(fn, 99), "hungry: recorded");
+    assertEquals(LatentStack.RECORD_DEPTH + 1, s.size());
+    assertEquals(99, s.arg(LatentStack.RECORD_DEPTH));
+  }
+
   @Test
   void aDeepStackGrowsAndShrinksBackAtRotation() {
     LatentStack s = new LatentStack();
