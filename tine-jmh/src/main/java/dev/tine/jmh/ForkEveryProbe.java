@@ -24,7 +24,7 @@ import java.util.function.LongSupplier;
  * <pre>
  * java -Xss16m -cp tine-jmh/target/benchmarks.jar dev.tine.jmh.ForkEveryProbe [n=33] [rounds=10]
  *     [p2=0] [others=0] [forms=scope,join,task,jdk] (also: closure, the scope join with closure
- *     halves)
+ *     halves; floor, the {@code Task} form's floor with no runtime, see {@link FloorNode})
  * </pre>
  *
  * {@code p2=5} first runs each form five times on a pool of two workers, as any program that uses
@@ -125,6 +125,42 @@ public final class ForkEveryProbe {
     }
   }
 
+  /**
+   * The {@code Task} form's floor: what any runtime that takes the {@code RecursiveTask} API must
+   * do per fork, and nothing else. A task-sized object per fork (a header, the argument and a
+   * result field, as a {@code Task} subclass), recorded in an array and taken back from it (a fresh
+   * array per run, so it stays young as the latent stack's does), its result boxed into the object
+   * and read back. No thread lookup, no status, no checks.
+   */
+  static final class FloorNode {
+    final int n;
+    Object result;
+
+    FloorNode(int n) {
+      this.n = n;
+    }
+  }
+
+  private static Object[] floorStack;
+  private static int floorTop;
+
+  static long floorRun(int n) {
+    floorStack = new Object[64];
+    floorTop = 0;
+    return floorFib(n);
+  }
+
+  static long floorFib(int n) {
+    if (n <= 1) return n;
+    FloorNode f = new FloorNode(n - 2);
+    floorStack[floorTop++] = f; // the fork's record
+    long x = floorFib(n - 1);
+    FloorNode b = (FloorNode) floorStack[--floorTop]; // the join's take-back
+    floorStack[floorTop] = null;
+    b.result = Long.valueOf(floorFib(b.n)); // compute(), boxed as a Task<Long>'s result
+    return x + (Long) b.result;
+  }
+
   static final class JdkEvery extends RecursiveTask<Long> {
     final int n;
 
@@ -189,6 +225,7 @@ public final class ForkEveryProbe {
                     f,
                     () -> one.invoke(Task.of(() -> timed(() -> new TaskEvery(size).compute(size)))),
                     () -> two.invoke(new TaskEvery(size)));
+            case "floor" -> new Form(f, () -> timed(() -> floorRun(size)), () -> floorRun(size));
             case "jdk" ->
                 new Form(
                     f,
