@@ -60,9 +60,6 @@ final class LatentJoins {
    */
   static int forkSlow(Scope s, int slot, Object g, long arg, int kind) {
     checkOwner(s); // before anything is recorded: an escaped scope's join changes nothing
-    if (slot == LatentStack.NOT_RECORDED) {
-      s.functionForks--; // a thief got hungry after the fast push counted it: recorded below
-    }
     if (slot < 0) {
       Object item = itemFor(s, g); // may allocate: before any store
       slot = s.tryPushNewFunction(item, arg, kind);
@@ -251,9 +248,15 @@ final class LatentJoins {
     if (h != null) {
       w.runTask(h); // left in hand by an error: it runs before anything else
     }
-    for (Object x; (x = s.popTaskAbove(slot)) != null; ) {
+    // an unrecorded join (LatentStack.notRecorded) has no slot: its leftovers are at its mark and
+    // up
+    int below = slot >= 0 ? slot : -2 - slot - 1;
+    for (Object x; (x = s.popTaskAbove(below)) != null; ) {
       w.inHand = (Task<?>) x; // no call since the pop
       HelpingJoin.runOwn(w, w.inHand); // an overflowed run's leftovers fail, not run (runOwn)
+    }
+    if (slot < 0) {
+      return null; // unrecorded: the second half runs inline
     }
     Object x = s.takeBack(slot);
     if (x == LatentStack.STILL_LATENT) {
@@ -277,10 +280,11 @@ final class LatentJoins {
     if (Thread.currentThread() != s.worker) {
       return; // an escaped scope: the first half's exception is the one to report
     }
-    s.functionForksNotTakenBack++; // dropped or waited for quietly: not joined
-    if (slot == LatentStack.NOT_RECORDED) {
-      return; // nothing recorded: the second half is dropped with the join's frame
+    if (slot < -1) {
+      takeBackUnchecked(s, slot); // not recorded: only the first half's leftovers to run
+      return; // and the second half is dropped with the join's frame (nothing was counted)
     }
+    s.functionForksNotTakenBack++; // dropped or waited for quietly: not joined
     PromotedJob job = takeBackUnchecked(s, slot);
     if (job != null) {
       firstHalfThrew(job);

@@ -65,7 +65,7 @@ class LatentStack extends LatentClaims {
   /**
    * How many latent entries a scope join keeps before it stops recording: a join that finds this
    * many latent forks below it, and no hungry thief ({@link #dequeEmptied} zero), runs both halves
-   * here without recording the second ({@link #NOT_RECORDED}). The oldest entries are the ones
+   * here without recording the second ({@link #notRecorded}). The oldest entries are the ones
    * promoted, so the ones kept are the outermost, largest pieces of the recursion; the deep joins,
    * nearly all of a fine-grained recursion's joins, cost a plain call. Measured for fork-every fib
    * at p=1 (the latent-forks design note): 2, 4 and 6 read the same, 10 and 16 slower.
@@ -73,10 +73,24 @@ class LatentStack extends LatentClaims {
   static final int RECORD_DEPTH = 6;
 
   /**
-   * {@link #tryPushFunction}'s answer for a join it did not record: the second half runs here after
-   * the first, as a plain call; nothing to pop or take back.
+   * {@link #tryPushFunction}'s answer for a join it did not record at {@code top == t}: below -1,
+   * and it carries {@code t}, the join's mark. The second half runs here after the first, as a
+   * plain call, once whatever the first half left above the mark (forks it never joined) has run,
+   * as for a recorded join ({@link #leftAbove}).
    */
-  static final int NOT_RECORDED = -2;
+  static int notRecorded(int t) {
+    return -2 - t;
+  }
+
+  /**
+   * After the first half of an unrecorded join ({@code slot} from {@link #notRecorded}) returns:
+   * true if {@code top} is not at the join's mark, so that the join takes its slow path, which runs
+   * the first half's unjoined forks before the second half, as a recorded join's take-back does.
+   * One load and compare: nothing else writes {@code top} (claims take the oldest entry).
+   */
+  final boolean leftAbove(int slot) {
+    return top != -2 - slot;
+  }
 
   private Object[] items = new Object[INITIAL_CAPACITY];
   private long[] args = new long[INITIAL_CAPACITY];
@@ -86,9 +100,9 @@ class LatentStack extends LatentClaims {
   private int pushes;
 
   /**
-   * Primitive and scope joins' second halves: every function push, and every join that was not
-   * recorded ({@link #NOT_RECORDED}), so that each join counts as a fork. Written by the owner
-   * only, with a plain increment (the one count on the join's fast path: no flag test, no atomic);
+   * Primitive and scope joins' second halves recorded here: every function push, so that a latent
+   * fork counts as a fork. A join that records nothing ({@link #notRecorded}) forks nothing and is
+   * not counted. Written by the owner only, with a plain increment (no flag test, no atomic);
    * {@code StatsTable} reads it, slightly stale.
    */
   long functionForks;
@@ -166,18 +180,19 @@ class LatentStack extends LatentClaims {
    * #prepare}'s slow path (an empty latent range, a full array). A push onto a non-empty stack
    * needs no claim check (see {@link #prepare}). Calls nothing.
    *
-   * <p>With {@link #RECORD_DEPTH} latent entries already below and no thief hungry, records
-   * nothing, counts the fork, and returns {@link #NOT_RECORDED}: its join runs both halves here.
-   * Not recording is always safe: a second half that nobody can see is the sequential program's
-   * call. What it gives up is that this half can neither be promoted nor claimed; a hungry thief
-   * (the word set) makes the next join record again, and promote.
+   * <p>With {@link #RECORD_DEPTH} latent entries already below and no thief hungry, records and
+   * counts nothing and returns {@link #notRecorded}: its join runs both halves here. (A count would
+   * be a store that the next join's count waits on, the chain that recording costs: 0.1-0.2 of
+   * sequential per fork-every join, measured.) Not recording is always safe: a second half that
+   * nobody can see is the sequential program's call. What it gives up is that this half can neither
+   * be promoted nor claimed; a hungry thief (the word set) makes the next join record again, and
+   * promote.
    */
   final int tryPushFunction(Object fn, long arg) {
     int t = top;
     // fn == null: recorded or not, the slow path throws the NPE before the first half runs.
     if (t - bottom >= RECORD_DEPTH && dequeEmptied == 0 && fn != null) {
-      functionForks++;
-      return NOT_RECORDED;
+      return notRecorded(t);
     }
     Object[] it = items;
     // fn == null: an empty slot holds null with a stale kind; the slow path throws the NPE.

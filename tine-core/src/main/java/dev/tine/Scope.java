@@ -10,11 +10,12 @@ import java.util.function.LongBinaryOperator;
  * every level. A join records its second half as a latent fork with a few plain stores and runs it
  * by a direct call when the first half returns, unless it was promoted meanwhile (then it may run
  * on another worker, and the join waits for it, helping). Only the outermost joins are recorded: a
- * join that finds six latent forks of its worker below it, while no thief is hungry (the worker's
- * deque still holds work to steal), runs both halves here and records nothing, so the deep joins of
- * a fine-grained recursion, nearly all of its joins, cost about a call. A hungry thief makes the
- * next join record again, and promote; the recorded outer joins are the largest pieces, the ones a
- * thief takes first.
+ * join that finds six latent entries of its worker below it (its own recorded joins and unjoined
+ * task forks), while no thief is hungry, runs both halves here and records nothing, so the deep
+ * joins of a fine-grained recursion, nearly all of its joins, cost about a call. In a pool of two
+ * or more, a worker whose deque may be empty records every join and promotes at the next, so the
+ * recorded outer joins, the largest pieces, are the ones thieves take first; at one worker only the
+ * outermost six are ever recorded. Such a join forks nothing and is not counted as a fork.
  *
  * <pre>{@code
  * static long fib(Scope s, int n) {
@@ -24,11 +25,13 @@ import java.util.function.LongBinaryOperator;
  * }</pre>
  *
  * <p><b>A first half must not wait for its own second half</b> (a latch the second half counts
- * down, say). A recorded second half is claimed and run elsewhere while its first half blocks (the
- * latent-forks design note, "claims"); an unrecorded one runs only after its first half returns, as
- * in the sequential program. Such a wait therefore never ends once the join is deeper than six
- * latent forks and every other worker is busy, where the JDK's pool would run the forked half as
- * soon as a worker is free (and, at one worker, would wait forever too).
+ * down, say), nor for the second half of any join it runs inside. A recorded second half is claimed
+ * and run elsewhere while its first half blocks (the latent-forks design note, "claims"); an
+ * unrecorded one runs only after its first half returns, as in the sequential program. Such a wait
+ * therefore never ends once the join is below the outermost six latent entries and every other
+ * worker is busy, where the JDK's pool would run the forked half as soon as a worker is free (and,
+ * at one worker, would wait forever too). Forks the first half left unjoined run before the second
+ * half, recorded join or not, so a second half may wait for them.
  *
  * <p><b>Which join to use.</b> A scope join costs about a call plus a few loads: it reads no
  * thread-local and no {@code Thread.currentThread()}, writes nothing shared, takes no fence, and
@@ -59,10 +62,12 @@ import java.util.function.LongBinaryOperator;
  * always, a method reference the first time at that depth), a promotion, and a second half that is
  * not where its join left it. Not caught: while the owner is inside a join, joins of method
  * references that land on slots where the owner's own recursion left the same functions; they run
- * on the owner's stack, and if both threads join at once, results can be wrong. The fast path does
- * not look: comparing the thread there made a fork-every scope join about 10% slower (the
- * latent-forks design note has the measurement). In a pool with {@code eagerForks(true)} every
- * scope join forks eagerly, as {@link Task#fork()} does there.
+ * on the owner's stack, and if both threads join at once, results can be wrong. Nor, while the
+ * owner is six latent entries deep, any join that records nothing (a closure join too): it runs
+ * both halves on the calling thread and writes nothing of the owner's. The fast path does not look:
+ * comparing the thread there made a fork-every scope join about 10% slower (the latent-forks design
+ * note has the measurement). In a pool with {@code eagerForks(true)} every scope join forks
+ * eagerly, as {@link Task#fork()} does there.
  *
  * <p><b>Why the join methods repeat themselves.</b> Each argument/result shape has its own copy of
  * the same dozen lines, differing only in the functional interface called and the primitive type
@@ -339,7 +344,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -373,7 +378,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -415,7 +420,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -448,7 +453,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -482,7 +487,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -524,7 +529,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -566,7 +571,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -608,7 +613,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -654,7 +659,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.apply(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -687,7 +692,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       LatentJoins.joinSlow(this, slot, g, bLo, bHi);
       return;
     }
@@ -721,7 +726,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsLong(ra, b.apply(this)); // the second half's fast-path call
@@ -754,7 +759,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsDouble(ra, b.apply(this)); // the second half's fast-path call
@@ -792,7 +797,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 && !tryPopFunction(slot)) {
+    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.apply(ra, b.apply(this)); // the second half's fast-path call
@@ -815,7 +820,7 @@ public final class Scope extends LatentStack {
   /**
    * The fork of a join made through {@link Tine}'s static methods, once they have looked up the
    * worker: the scope join's fast push, else its slow path. Returns the entry's slot, for {@link
-   * #tryPopFunction}, or {@link LatentStack#NOT_RECORDED}.
+   * #tryPopFunction}, or {@link LatentStack#notRecorded}'s answer.
    */
   int fork(Object g, long arg, int kind) {
     int slot = tryPushFunction(g, arg);

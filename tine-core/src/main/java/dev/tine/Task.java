@@ -435,7 +435,13 @@ public abstract class Task<V> extends TaskStatus implements Future<V> {
       }
     }
     // The deque's top is the newest fork. pop() returns it, or null if a thief took it meanwhile.
-    return w.deque.peek() == this && w.deque.pop() == this;
+    if (w.deque.peek() == this && w.deque.pop() == this) {
+      if (w.promoteIntoEmptyDeque) {
+        w.latent.dequeEmptied = 1; // perhaps the last: restock at the next fork or join (its rule)
+      }
+      return true;
+    }
+    return false;
   }
 
   /**

@@ -54,9 +54,10 @@ class LatentStackTest {
     for (int i = 0; i <= LatentStack.RECORD_DEPTH; i++) s.pushFunction(fn, i, kind);
     assertTrue(s.tryPopFunction(LatentStack.RECORD_DEPTH)); // leaves fn in its slot, as a join does
     long forks = s.functionForks;
-    assertEquals(LatentStack.NOT_RECORDED, s.tryPushFunction(fn, 99));
+    assertEquals(LatentStack.notRecorded(LatentStack.RECORD_DEPTH), s.tryPushFunction(fn, 99));
+    assertTrue(!s.leftAbove(LatentStack.notRecorded(LatentStack.RECORD_DEPTH)), "top at the mark");
     assertEquals(LatentStack.RECORD_DEPTH, s.size(), "nothing recorded");
-    assertEquals(forks + 1, s.functionForks, "but counted as a fork");
+    assertEquals(forks, s.functionForks, "and not counted: it forks nothing");
     s.dequeEmptied = 1;
     assertEquals(LatentStack.RECORD_DEPTH, s.tryPushFunction(fn, 99), "hungry: recorded");
     assertEquals(LatentStack.RECORD_DEPTH + 1, s.size());

@@ -5,8 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -15,7 +18,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * A scope or primitive join that finds {@link LatentStack#RECORD_DEPTH} latent entries below it,
  * with no hungry thief, records nothing: its second half runs here after the first, as the
  * sequential program's call. What users see must not change: the values, each half run exactly
- * once, the exceptions, the counts (each join is a fork, taken back by its join).
+ * once, the exceptions; and the counts say what was forked: the recorded joins only.
  */
 class UnrecordedJoinTest {
   /** The chain recursion: the first half is the rest of the chain, the second the leaf here. */
@@ -61,8 +64,8 @@ class UnrecordedJoinTest {
       for (int i = 0; i < n; i++) assertEquals(1, runs.get(i), "leaf " + i);
       assertEquals(LatentStack.RECORD_DEPTH, maxLatent[0], "latent entries at most, and that many");
       PoolStats st = pool.stats();
-      assertEquals(n, st.forks(), "each join is a fork, recorded or not: " + st);
-      assertEquals(n, st.joins(), "and each was taken back by its join: " + st);
+      assertEquals(LatentStack.RECORD_DEPTH, st.forks(), "the recorded joins are the forks: " + st);
+      assertEquals(LatentStack.RECORD_DEPTH, st.joins(), "each taken back by its join: " + st);
 
       int[] fibMax = {0};
       assertEquals(Programs.seqFib(25), (long) pool.invoke(Task.of(() -> tineFib(25, fibMax))));
@@ -84,8 +87,10 @@ class UnrecordedJoinTest {
         int[] fibMax = {0};
         assertEquals(Programs.seqFib(22), (long) pool.invoke(Task.of(() -> tineFib(22, fibMax))));
       }
-      long forksPerRound = n + Programs.seqFib(23) - 1;
-      assertEquals(20 * forksPerRound, pool.stats().forks(), "every join a fork: " + pool.stats());
+      long joinCallsPerRound = n + Programs.seqFib(23) - 1;
+      PoolStats st = pool.stats();
+      assertTrue(st.forks() > 0 && st.forks() <= 20 * joinCallsPerRound, "forks: " + st);
+      assertTrue(st.joins() <= st.forks(), "joins: " + st);
     }
   }
 
@@ -123,7 +128,7 @@ class UnrecordedJoinTest {
       assertSame(e, got);
       for (int i = 0; i <= depth; i++) assertEquals(0, runs.get(i), "leaf " + i + " ran");
       PoolStats st = pool.stats();
-      assertEquals(depth, st.forks(), "" + st);
+      assertEquals(Math.min(depth, LatentStack.RECORD_DEPTH), st.forks(), "recorded: " + st);
       assertEquals(0, st.joins(), "dropped, not joined: " + st);
       // and the worker is fine afterwards: the next recursion records from an empty stack
       int[] maxLatent = {0};
@@ -158,6 +163,159 @@ class UnrecordedJoinTest {
       assertThrows(
           NullPointerException.class, () -> pool.<Long>invoke(s -> nested(s, depth, innermost)));
       assertEquals(0, firstRan[0], "the first half ran before the null was noticed");
+    }
+  }
+
+  /** Nests {@code d} joins with trivial second halves; at the bottom runs {@code inner}. */
+  static long nest(Scope s, int d, Scope.IntToLong inner) {
+    if (d == 0) return inner.apply(s, 0);
+    return s.joinLong(
+        (Scope.IntToLong) (t, x) -> nest(t, x, inner), d - 1, (t, x) -> 0L, 0, Long::sum);
+  }
+
+  /**
+   * A fork the first half left unjoined runs before the second half, as in a recorded join (whose
+   * take-back runs it): at depth 2 and 10. Before the unrecorded join looked at its mark, depth 10
+   * ran the second half first (the review's finding).
+   */
+  @ParameterizedTest(name = "{0} joins deep")
+  @ValueSource(ints = {2, 10})
+  void aFirstHalfsUnjoinedForkRunsBeforeTheSecondHalf(int depth) throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      AtomicInteger ran = new AtomicInteger();
+      boolean[] ranBeforeSecond = {false};
+      pool.<Long>invoke(s ->
+          nest(
+              s,
+              depth,
+              (t, x) ->
+                  t.joinLong(
+                      (Scope.IntToLong)
+                          (u, y) -> {
+                            Task.of(() -> ran.incrementAndGet()).fork(); // never joined
+                            return 0L;
+                          },
+                      0,
+                      (u, y) -> {
+                        ranBeforeSecond[0] = ran.get() == 1;
+                        return 0L;
+                      },
+                      0,
+                      Long::sum)));
+      assertTrue(ranBeforeSecond[0], "the first half's fork ran before the second half");
+      assertEquals(1, ran.get(), "and exactly once");
+    }
+  }
+
+  /**
+   * A second half that waits for a fork its first half left unjoined completes, ten joins deep at
+   * one worker with no spare thread: the fork runs before the second half (it waited for good
+   * before the fix, where the build before this rule completed).
+   */
+  @Test
+  void aSecondHalfWaitingForTheFirstHalfsForkCompletesWithoutSpares() throws Exception {
+    CountDownLatch latch = new CountDownLatch(1);
+    Scope.IntToLong inner =
+        (t, x) ->
+            t.joinLong(
+                (Scope.IntToLong)
+                    (u, y) -> {
+                      Task.of(
+                              () -> {
+                                latch.countDown();
+                                return null;
+                              })
+                          .fork(); // never joined
+                      return 1L;
+                    },
+                0,
+                (u, y) -> {
+                  try {
+                    return latch.await(20, TimeUnit.SECONDS) ? 1L : -1000L;
+                  } catch (InterruptedException e) {
+                    throw new IllegalStateException(e);
+                  }
+                },
+                0,
+                Long::sum);
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).maxSpares(0).build()) {
+      assertEquals(
+          2L, (long) pool.<Long>invoke(s -> nest(s, 10, inner)), "-999: the wait timed out");
+    }
+  }
+
+  static long overflow(Scope s, long n) {
+    return 1 + overflow(s, n + 1);
+  }
+
+  /**
+   * A StackOverflowError in a second half does not fail a fork its first half left unjoined: the
+   * fork runs before the second half, as for a recorded join (six unjoined forks below first, so
+   * that the join is not recorded; the review's finding: the fork failed with the second half's
+   * overflow).
+   */
+  @Test
+  void anOverflowInTheSecondHalfDoesNotFailTheFirstHalfsFork() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(1).build()) {
+      AtomicInteger ran = new AtomicInteger();
+      AtomicReference<Task<Object>> fork = new AtomicReference<>();
+      assertThrows(
+          StackOverflowError.class,
+          () ->
+              pool.<Long>invoke(s -> {
+                for (int i = 0; i < LatentStack.RECORD_DEPTH; i++) Task.of(() -> null).fork();
+                return s.joinLong(
+                    (Scope.IntToLong)
+                        (u, y) -> {
+                          Task<Object> t =
+                              Task.of(() -> {
+                                ran.incrementAndGet();
+                                return "the fork's result";
+                              });
+                          fork.set(t);
+                          t.fork(); // never joined
+                          return 0L;
+                        },
+                    0,
+                    (u, y) -> overflow(u, 0),
+                    0,
+                    Long::sum);
+              }));
+      assertEquals(1, ran.get(), "the first half's fork ran");
+      assertEquals("the fork's result", fork.get().join());
+    }
+  }
+
+  /**
+   * The rule's premise, "an empty deque implies the restock word is set", also after {@code
+   * tryUnfork} pops a promoted fork (it left the word clear, and a p=2 program then ran on one
+   * thread: the review's finding, older than the rule).
+   */
+  @Test
+  void aTryUnforkThatEmptiesTheDequeSetsTheRestockWord() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      int checked = 0;
+      for (int round = 0; round < 500 && checked < 20; round++) {
+        String seen =
+            pool.invoke(
+                Task.of(() -> {
+                  Worker w = (Worker) Thread.currentThread();
+                  Task<Object> x = Task.of(() -> null);
+                  x.fork();
+                  if (w.latent.size() == 0 && w.deque.size() == 1 && x.tryUnfork()) {
+                    return w.deque.size() == 0 && w.latent.dequeEmptied == 0
+                        ? "an empty deque with the word clear"
+                        : "ok";
+                  }
+                  x.join(); // not promoted, or a thief took it: not this round
+                  return null;
+                }));
+        if (seen != null) {
+          assertEquals("ok", seen);
+          checked++;
+        }
+      }
+      assertTrue(checked > 0, "no round took a promoted fork back");
     }
   }
 
