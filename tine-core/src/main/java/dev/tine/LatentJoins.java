@@ -248,15 +248,9 @@ final class LatentJoins {
     if (h != null) {
       w.runTask(h); // left in hand by an error: it runs before anything else
     }
-    // an unrecorded join (LatentStack.notRecorded) has no slot: its leftovers are at its mark and
-    // up
-    int below = slot >= 0 ? slot : -2 - slot - 1;
-    for (Object x; (x = s.popTaskAbove(below)) != null; ) {
+    for (Object x; (x = s.popTaskAbove(slot)) != null; ) {
       w.inHand = (Task<?>) x; // no call since the pop
       HelpingJoin.runOwn(w, w.inHand); // an overflowed run's leftovers fail, not run (runOwn)
-    }
-    if (slot < 0) {
-      return null; // unrecorded: the second half runs inline
     }
     Object x = s.takeBack(slot);
     if (x == LatentStack.STILL_LATENT) {
@@ -280,9 +274,8 @@ final class LatentJoins {
     if (Thread.currentThread() != s.worker) {
       return; // an escaped scope: the first half's exception is the one to report
     }
-    if (slot < -1) {
-      takeBackUnchecked(s, slot); // not recorded: only the first half's leftovers to run
-      return; // and the second half is dropped with the join's frame (nothing was counted)
+    if (slot == LatentStack.NOT_RECORDED) {
+      return; // nothing recorded or counted: the second half is dropped with the join's frame
     }
     s.functionForksNotTakenBack++; // dropped or waited for quietly: not joined
     PromotedJob job = takeBackUnchecked(s, slot);

@@ -65,7 +65,7 @@ class LatentStack extends LatentClaims {
   /**
    * How many latent entries a scope join keeps before it stops recording: a join that finds this
    * many latent forks below it, and no hungry thief ({@link #dequeEmptied} zero), runs both halves
-   * here without recording the second ({@link #notRecorded}). The oldest entries are the ones
+   * here without recording the second ({@link #NOT_RECORDED}). The oldest entries are the ones
    * promoted, so the ones kept are the outermost, largest pieces of the recursion; the deep joins,
    * nearly all of a fine-grained recursion's joins, cost a plain call. Measured for fork-every fib
    * at p=1 (the latent-forks design note): 2, 4 and 6 read the same, 10 and 16 slower.
@@ -73,24 +73,14 @@ class LatentStack extends LatentClaims {
   static final int RECORD_DEPTH = 6;
 
   /**
-   * {@link #tryPushFunction}'s answer for a join it did not record at {@code top == t}: below -1,
-   * and it carries {@code t}, the join's mark. The second half runs here after the first, as a
-   * plain call, once whatever the first half left above the mark (forks it never joined) has run,
-   * as for a recorded join ({@link #leftAbove}).
+   * {@link #tryPushFunction}'s answer for a join it did not record: the second half runs here after
+   * the first, as a plain call; nothing to pop or take back. Forks the first half left unjoined
+   * stay on the stack for the next recorded join above (whose take-back runs them before its own
+   * second half) or the worker's run loop: looking for them after each unrecorded first half (a
+   * load of {@code top} against a mark kept across the call) cost 0.15-0.2 of sequential per
+   * fork-every join (the latent-forks design note), so the join does not look.
    */
-  static int notRecorded(int t) {
-    return -2 - t;
-  }
-
-  /**
-   * After the first half of an unrecorded join ({@code slot} from {@link #notRecorded}) returns:
-   * true if {@code top} is not at the join's mark, so that the join takes its slow path, which runs
-   * the first half's unjoined forks before the second half, as a recorded join's take-back does.
-   * One load and compare: nothing else writes {@code top} (claims take the oldest entry).
-   */
-  final boolean leftAbove(int slot) {
-    return top != -2 - slot;
-  }
+  static final int NOT_RECORDED = -2;
 
   private Object[] items = new Object[INITIAL_CAPACITY];
   private long[] args = new long[INITIAL_CAPACITY];
@@ -101,7 +91,7 @@ class LatentStack extends LatentClaims {
 
   /**
    * Primitive and scope joins' second halves recorded here: every function push, so that a latent
-   * fork counts as a fork. A join that records nothing ({@link #notRecorded}) forks nothing and is
+   * fork counts as a fork. A join that records nothing ({@link #NOT_RECORDED}) forks nothing and is
    * not counted. Written by the owner only, with a plain increment (no flag test, no atomic);
    * {@code StatsTable} reads it, slightly stale.
    */
@@ -181,9 +171,9 @@ class LatentStack extends LatentClaims {
    * needs no claim check (see {@link #prepare}). Calls nothing.
    *
    * <p>With {@link #RECORD_DEPTH} latent entries already below and no thief hungry, records and
-   * counts nothing and returns {@link #notRecorded}: its join runs both halves here. (A count would
-   * be a store that the next join's count waits on, the chain that recording costs: 0.1-0.2 of
-   * sequential per fork-every join, measured.) Not recording is always safe: a second half that
+   * counts nothing and returns {@link #NOT_RECORDED}: its join runs both halves here. (A count
+   * would be a store that the next join's count waits on, the chain that recording costs: 0.1-0.2
+   * of sequential per fork-every join, measured.) Not recording is always safe: a second half that
    * nobody can see is the sequential program's call. What it gives up is that this half can neither
    * be promoted nor claimed; a hungry thief (the word set) makes the next join record again, and
    * promote.
@@ -192,7 +182,7 @@ class LatentStack extends LatentClaims {
     int t = top;
     // fn == null: recorded or not, the slow path throws the NPE before the first half runs.
     if (t - bottom >= RECORD_DEPTH && dequeEmptied == 0 && fn != null) {
-      return notRecorded(t);
+      return NOT_RECORDED;
     }
     Object[] it = items;
     // fn == null: an empty slot holds null with a stale kind; the slow path throws the NPE.

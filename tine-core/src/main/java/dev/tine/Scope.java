@@ -30,8 +30,10 @@ import java.util.function.LongBinaryOperator;
  * unrecorded one runs only after its first half returns, as in the sequential program. Such a wait
  * therefore never ends once the join is below the outermost six latent entries and every other
  * worker is busy, where the JDK's pool would run the forked half as soon as a worker is free (and,
- * at one worker, would wait forever too). Forks the first half left unjoined run before the second
- * half, recorded join or not, so a second half may wait for them.
+ * at one worker, would wait forever too). Task forks that a first half leaves unjoined run before
+ * the second half of a recorded join (its take-back runs them); below the outermost six they run at
+ * the next recorded join above, or when the worker is done, so a second half there must not wait
+ * for them either.
  *
  * <p><b>Which join to use.</b> A scope join costs about a call plus a few loads: it reads no
  * thread-local and no {@code Thread.currentThread()}, writes nothing shared, takes no fence, and
@@ -344,7 +346,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -378,7 +380,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -420,7 +422,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -453,7 +455,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, b)); // the second half's fast-path call
@@ -487,7 +489,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, b)); // the second half's fast-path call
@@ -529,7 +531,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, b, combine);
     }
     return combine.apply(ra, g.apply(this, b)); // the second half's fast-path call
@@ -571,7 +573,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsLong(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -613,7 +615,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.applyAsDouble(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -659,7 +661,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, g, bLo, bHi, combine);
     }
     return combine.apply(ra, g.apply(this, bLo, bHi)); // the second half's fast-path call
@@ -692,7 +694,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       LatentJoins.joinSlow(this, slot, g, bLo, bHi);
       return;
     }
@@ -726,7 +728,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsLong(ra, b.apply(this)); // the second half's fast-path call
@@ -759,7 +761,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.applyAsDouble(ra, b.apply(this)); // the second half's fast-path call
@@ -797,7 +799,7 @@ public final class Scope extends LatentStack {
       LatentJoins.firstHalfThrew(this, slot);
       throw e;
     }
-    if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+    if (slot >= 0 && !tryPopFunction(slot)) {
       return LatentJoins.joinSlow(this, slot, ra, b, combine);
     }
     return combine.apply(ra, b.apply(this)); // the second half's fast-path call
@@ -820,7 +822,7 @@ public final class Scope extends LatentStack {
   /**
    * The fork of a join made through {@link Tine}'s static methods, once they have looked up the
    * worker: the scope join's fast push, else its slow path. Returns the entry's slot, for {@link
-   * #tryPopFunction}, or {@link LatentStack#notRecorded}'s answer.
+   * #tryPopFunction}, or {@link LatentStack#NOT_RECORDED}.
    */
   int fork(Object g, long arg, int kind) {
     int slot = tryPushFunction(g, arg);

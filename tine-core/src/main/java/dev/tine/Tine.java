@@ -78,7 +78,7 @@ public final class Tine {
       LatentJoins.firstHalfThrew(s, slot);
       throw e;
     }
-    if (slot >= 0 ? !s.tryPopFunction(slot) : s.leftAbove(slot)) {
+    if (slot >= 0 && !s.tryPopFunction(slot)) {
       return LatentJoins.joinSlow(s, slot, ra, g, b, combine);
     }
     return combine.applyAsLong(ra, g.applyAsLong(b)); // the second half's fast-path call
@@ -117,7 +117,7 @@ public final class Tine {
       LatentJoins.firstHalfThrew(s, slot);
       throw e;
     }
-    if (slot >= 0 ? !s.tryPopFunction(slot) : s.leftAbove(slot)) {
+    if (slot >= 0 && !s.tryPopFunction(slot)) {
       return LatentJoins.joinSlow(s, slot, ra, b, combine);
     }
     return combine.applyAsLong(ra, b.getAsLong()); // the second half's fast-path call
@@ -163,7 +163,7 @@ public final class Tine {
       LatentJoins.firstHalfThrew(s, slot);
       throw e;
     }
-    if (slot >= 0 ? !s.tryPopFunction(slot) : s.leftAbove(slot)) {
+    if (slot >= 0 && !s.tryPopFunction(slot)) {
       return LatentJoins.joinSlow(s, slot, ra, b, combine);
     }
     return combine.apply(ra, b.get()); // the second half's fast-path call
@@ -203,7 +203,7 @@ public final class Tine {
       LatentJoins.firstHalfThrew(s, slot);
       throw e;
     }
-    if (slot >= 0 ? !s.tryPopFunction(slot) : s.leftAbove(slot)) {
+    if (slot >= 0 && !s.tryPopFunction(slot)) {
       LatentJoins.joinSlow(s, slot, b);
       return;
     }

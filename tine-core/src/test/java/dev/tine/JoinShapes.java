@@ -322,7 +322,7 @@ final class JoinShapes {
             LatentJoins.firstHalfThrew(this, slot);
             throw e;
           }
-          if (slot >= 0 ? !tryPopFunction(slot) : leftAbove(slot)) {
+          if (slot >= 0 && !tryPopFunction(slot)) {
             $joinSlow$
           }
           $finishInline$ // the second half's fast-path call
@@ -346,7 +346,7 @@ final class JoinShapes {
             LatentJoins.firstHalfThrew(s, slot);
             throw e;
           }
-          if (slot >= 0 ? !s.tryPopFunction(slot) : s.leftAbove(slot)) {
+          if (slot >= 0 && !s.tryPopFunction(slot)) {
             $joinSlow$
           }
           $finishInline$ // the second half's fast-path call

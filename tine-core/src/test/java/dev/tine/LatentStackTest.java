@@ -54,8 +54,7 @@ class LatentStackTest {
     for (int i = 0; i <= LatentStack.RECORD_DEPTH; i++) s.pushFunction(fn, i, kind);
     assertTrue(s.tryPopFunction(LatentStack.RECORD_DEPTH)); // leaves fn in its slot, as a join does
     long forks = s.functionForks;
-    assertEquals(LatentStack.notRecorded(LatentStack.RECORD_DEPTH), s.tryPushFunction(fn, 99));
-    assertTrue(!s.leftAbove(LatentStack.notRecorded(LatentStack.RECORD_DEPTH)), "top at the mark");
+    assertEquals(LatentStack.NOT_RECORDED, s.tryPushFunction(fn, 99));
     assertEquals(LatentStack.RECORD_DEPTH, s.size(), "nothing recorded");
     assertEquals(forks, s.functionForks, "and not counted: it forks nothing");
     s.dequeEmptied = 1;
