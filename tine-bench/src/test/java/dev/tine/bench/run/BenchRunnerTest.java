@@ -122,16 +122,22 @@ class BenchRunnerTest {
     assertTrue(verdict.get(0).startsWith("  p=1: ") && verdict.get(1).startsWith("  p=2: "), out);
     for (String l : verdict)
       assertFalse(l.contains("fib-join") || l.contains("fib-scope"), "no rewrite judged: " + l);
-    // the counters count what the forms do: the same call tree, the same forks and joins
+    // the counters count what the forms do: the Task form forks at every call of the same call
+    // tree; the primitive joins record (fork) only their outermost levels, fewer, and at p=1 every
+    // recorded one is taken back by its join
     for (int p : List.of(1, 2)) {
       TineCounters every = r.find(Programs.all().get("fib-every"), Engine.TINE, p).counters();
       assertTrue(every.forks() > 0, every.toString());
       for (String form : List.of("fib-join", "fib-scope")) {
         Cell c = r.find(Programs.all().get(form), Engine.TINE, p);
-        assertEquals(every.forks(), c.counters().forks(), form + " p=" + p + ": " + c.counters());
-        assertTrue(c.counters().joins() > 0, form + " p=" + p + ": " + c.counters());
-        if (p == 1)
-          assertEquals(c.counters().forks(), c.counters().joins(), "all taken back at p=1");
+        String what = form + " p=" + p + ": " + c.counters() + " against fib-every's " + every;
+        assertTrue(c.counters().forks() > 0 && c.counters().forks() <= every.forks(), what);
+        assertTrue(c.counters().joins() > 0, what);
+        if (p == 1) {
+          assertTrue(c.counters().forks() < every.forks(), "deep joins are not recorded: " + what);
+          assertEquals(
+              c.counters().forks(), c.counters().joins(), "all taken back at p=1: " + what);
+        }
       }
     }
     var records = dev.tine.bench.report.Records.of(r);
