@@ -94,7 +94,8 @@ public final class PoolStats {
 
   /**
    * {@return calls of {@code fork()}, latent or eager, and second halves of primitive and scope
-   * joins, latent or eager, summed over the workers}
+   * joins, latent or eager, summed over the workers; a primitive or scope join below its worker's
+   * outermost six latent entries that recorded nothing forked nothing and is not counted}
    */
   public long forks() {
     return totals[WorkerCounters.FORKS];
@@ -120,7 +121,7 @@ public final class PoolStats {
 
   /**
    * {@return joins of incomplete tasks by workers, and primitive and scope joins that took their
-   * second half back, summed over the workers}
+   * recorded second half back, summed over the workers}
    */
   public long joins() {
     return totals[WorkerCounters.JOINS];
