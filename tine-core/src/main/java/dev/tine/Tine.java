@@ -13,9 +13,9 @@ import java.util.function.Supplier;
  * Fork/join without Task subclasses: binary joins and loops over index ranges whose parallelism is
  * latent. The second half of a join is recorded privately and run by a direct call when the first
  * half returns, unless it was promoted to the deque meanwhile (a worker offers its oldest latent
- * fork whenever its deque is empty, at parallelism above 1, and the older half of them while
- * another worker is hungry); then it may run elsewhere. So code can fork at every level of its
- * recursion and pay about the cost of a call where there is no one to share work with.
+ * fork whenever its deque is empty, at parallelism above 1, and all of them while another worker is
+ * hungry); then it may run elsewhere. So code can fork at every level of its recursion and pay
+ * about the cost of a call where there is no one to share work with.
  *
  * <pre>{@code
  * static long fib(int n) {

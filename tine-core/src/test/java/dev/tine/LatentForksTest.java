@@ -126,6 +126,83 @@ class LatentForksTest {
     }
   }
 
+  /**
+   * A worker in a long leaf promotes only where it polls (or forks, or joins), so what it leaves
+   * latent there is hidden from idle workers: when one is hungry, the promotion moves every latent
+   * fork, not a share. Each fork here blocks its thief until released, so with three workers one
+   * thief takes the first promoted fork, the other stays hungry, and the next promotion must move
+   * all that is left at once. Moving the older half (as before) fails here at fork 2: once both
+   * thieves hold a fork nobody is hungry, and what was not promoted by then stays latent (Micro at
+   * 8 and 16 workers, 1.5-1.8x the JDK; latent-forks.md, "Promotion at 16 workers").
+   */
+  @Test
+  @Timeout(60)
+  void aHungryWorkerGetsEveryLatentForkAtOnce() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(3).build()) {
+      CountDownLatch release = new CountDownLatch(1);
+      AtomicInteger started = new AtomicInteger();
+      try {
+        String r =
+            pool.invoke(
+                Task.of(() -> {
+                  Task<?>[] forks = new Task<?>[6];
+                  for (int i = 0; i < forks.length; i++) {
+                    int v = i;
+                    forks[i] =
+                        Task.of(
+                                () -> {
+                                  started.incrementAndGet();
+                                  awaitUninterruptibly(release);
+                                  return v;
+                                })
+                            .fork();
+                  }
+                  // A long leaf that polls: both other workers end up in forks of ours.
+                  long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                  while (!(allPromoted(forks) && started.get() >= 2)
+                      && System.nanoTime() < deadline) {
+                    Tine.poll();
+                    Thread.onSpinWait();
+                  }
+                  for (int i = 0; i < forks.length; i++) {
+                    assertTrue(
+                        forks[i].wasPromoted(),
+                        "fork "
+                            + i
+                            + " still latent after a promotion for a hungry worker; "
+                            + pool.stats());
+                  }
+                  release.countDown();
+                  int sum = 0;
+                  for (Task<?> f : forks) sum += (Integer) f.join();
+                  assertEquals(15, sum);
+                  return "ok";
+                }));
+        assertEquals("ok", r);
+        assertEquals(6, started.get(), "each fork ran once");
+      } finally {
+        release.countDown();
+      }
+    }
+  }
+
+  private static void awaitUninterruptibly(CountDownLatch latch) {
+    try {
+      latch.await();
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
+  }
+
+  private static boolean allPromoted(Task<?>[] forks) {
+    for (Task<?> f : forks) {
+      if (!f.wasPromoted()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   @Test
   void anEmptyDequeIsStockedWithTheOldestForkEvenWhenNobodyIsHungry() throws Exception {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
