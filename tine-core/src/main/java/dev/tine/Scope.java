@@ -818,17 +818,4 @@ public final class Scope extends LatentStack {
   static int rangeHi(long packed) {
     return (int) packed;
   }
-
-  /**
-   * The fork of a join made through {@link Tine}'s static methods, once they have looked up the
-   * worker: the scope join's fast push, else its slow path. Returns the entry's slot, for {@link
-   * #tryPopFunction}, or {@link LatentStack#NOT_RECORDED}.
-   */
-  int fork(Object g, long arg, int kind) {
-    int slot = tryPushFunction(g, arg);
-    if (slot == -1 || dequeEmptied != 0) {
-      slot = LatentJoins.forkSlow(this, slot, g, arg, kind);
-    }
-    return slot;
-  }
 }

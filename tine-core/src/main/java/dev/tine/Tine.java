@@ -13,9 +13,9 @@ import java.util.function.Supplier;
  * Fork/join without Task subclasses: binary joins and loops over index ranges whose parallelism is
  * latent. The second half of a join is recorded privately and run by a direct call when the first
  * half returns, unless it was promoted to the deque meanwhile (a worker offers its oldest latent
- * fork whenever its deque is empty, at parallelism above 1, and all of them while another worker is
- * hungry); then it may run elsewhere. So code can fork at every level of its recursion and pay
- * about the cost of a call where there is no one to share work with.
+ * fork whenever its deque is empty, at parallelism above 1, and all but the newest while another
+ * worker is hungry); then it may run elsewhere. So code can fork at every level of its recursion
+ * and pay about the cost of a call where there is no one to share work with.
  *
  * <pre>{@code
  * static long fib(int n) {
@@ -65,12 +65,17 @@ public final class Tine {
    */
   public static long joinLong(
       IntToLongFunction f, int a, IntToLongFunction g, int b, LongBinaryOperator combine) {
-    Worker w = Worker.currentLatent();
-    if (w == null) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       return joinLongElsewhere(f, a, g, b, combine);
     }
     Scope s = w.scope;
-    int slot = s.fork(g, b, JoinKinds.INT_TO_LONG);
+    int slot = s.tryPushFunction(g, b);
+    if (slot == -1 || s.dequeEmptied != 0) {
+      if (!w.latentForks) {
+        return joinLongElsewhere(f, a, g, b, combine);
+      }
+      slot = LatentJoins.forkSlow(s, slot, g, b, JoinKinds.INT_TO_LONG);
+    }
     long ra;
     try {
       ra = f.applyAsLong(a);
@@ -104,12 +109,17 @@ public final class Tine {
    * @return {@code combine} of the two results
    */
   public static long joinLong(LongSupplier a, LongSupplier b, LongBinaryOperator combine) {
-    Worker w = Worker.currentLatent();
-    if (w == null) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       return joinLongElsewhere(a, b, combine);
     }
     Scope s = w.scope;
-    int slot = s.fork(b, 0L, JoinKinds.TO_LONG);
+    int slot = s.tryPushFunction(b, 0L);
+    if (slot == -1 || s.dequeEmptied != 0) {
+      if (!w.latentForks) {
+        return joinLongElsewhere(a, b, combine);
+      }
+      slot = LatentJoins.forkSlow(s, slot, b, 0L, JoinKinds.TO_LONG);
+    }
     long ra;
     try {
       ra = a.getAsLong();
@@ -150,12 +160,17 @@ public final class Tine {
       Supplier<? extends A> a,
       Supplier<? extends B> b,
       BiFunction<? super A, ? super B, ? extends R> combine) {
-    Worker w = Worker.currentLatent();
-    if (w == null) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       return joinElsewhere(a, b, combine);
     }
     Scope s = w.scope;
-    int slot = s.fork(b, 0L, JoinKinds.TO_OBJECT);
+    int slot = s.tryPushFunction(b, 0L);
+    if (slot == -1 || s.dequeEmptied != 0) {
+      if (!w.latentForks) {
+        return joinElsewhere(a, b, combine);
+      }
+      slot = LatentJoins.forkSlow(s, slot, b, 0L, JoinKinds.TO_OBJECT);
+    }
     A ra;
     try {
       ra = a.get();
@@ -190,13 +205,19 @@ public final class Tine {
    *     {@code a}
    */
   public static void join(Runnable a, Runnable b) {
-    Worker w = Worker.currentLatent();
-    if (w == null) {
+    if (!(Thread.currentThread() instanceof Worker w)) {
       joinElsewhere(a, b);
       return;
     }
     Scope s = w.scope;
-    int slot = s.fork(b, 0L, JoinKinds.TO_VOID);
+    int slot = s.tryPushFunction(b, 0L);
+    if (slot == -1 || s.dequeEmptied != 0) {
+      if (!w.latentForks) {
+        joinElsewhere(a, b);
+        return;
+      }
+      slot = LatentJoins.forkSlow(s, slot, b, 0L, JoinKinds.TO_VOID);
+    }
     try {
       a.run();
     } catch (Throwable e) {
@@ -295,10 +316,11 @@ public final class Tine {
 
   /**
    * Offers work to hungry workers from inside a long stretch of sequential code that neither forks
-   * nor joins: if some worker is hungry, the caller's oldest latent fork is promoted. Forks and
-   * joins poll by themselves; call this only in a loop that runs for more than about 100 µs without
-   * them (a leaf that scans a large array, say), or idle workers wait until it ends. Costs one read
-   * of a shared, rarely written word.
+   * nor joins: if some worker is hungry and the caller's deque is empty, the caller's latent forks
+   * are promoted, all but the newest (a lone one is promoted too). Forks and joins poll by
+   * themselves; call this only in a loop that runs for more than about 100 µs without them (a leaf
+   * that scans a large array, say), or idle workers wait until it ends. Costs one read of a shared,
+   * rarely written word.
    */
   public static void poll() {
     if (Thread.currentThread() instanceof Worker w && LatentJoins.shouldPromote(w)) {

@@ -373,11 +373,6 @@ final class Worker extends Thread {
     }
   }
 
-  /** The current thread as a worker of a latent-forking pool, or null. */
-  static Worker currentLatent() {
-    return Thread.currentThread() instanceof Worker w && w.latentForks ? w : null;
-  }
-
   /** True if {@code t} is one of this worker's latent (unpromoted) forks. */
   boolean ownsLatent(Task<?> t) {
     return Thread.currentThread() == this && latent.containsLatent(t);

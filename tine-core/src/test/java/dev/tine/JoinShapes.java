@@ -333,12 +333,17 @@ final class JoinShapes {
       """
       $doc$
       $suppress$  public static $tp$$ret$ $name$($params$) {
-          Worker w = Worker.currentLatent();
-          if (w == null) {
+          if (!(Thread.currentThread() instanceof Worker w)) {
             $elsewhere$
           }
           Scope s = w.scope;
-          int slot = s.fork($g$, $packed$, JoinKinds.$kind$);
+          int slot = s.tryPushFunction($g$, $packed$);
+          if (slot == -1 || s.dequeEmptied != 0) {
+            if (!w.latentForks) {
+              $eagerElsewhere$
+            }
+            slot = LatentJoins.forkSlow(s, slot, $g$, $packed$, JoinKinds.$kind$);
+          }
           $decl$
           try {
             $first$
@@ -653,6 +658,9 @@ final class JoinShapes {
     Map<String, String> v = joinValues(s, null);
     v.put("doc", tineDoc(s));
     v.put("elsewhere", returning(s.result(), method(s) + "Elsewhere(" + names(s) + ")", "      "));
+    v.put(
+        "eagerElsewhere",
+        returning(s.result(), method(s) + "Elsewhere(" + names(s) + ")", "        "));
     String again = method(s) + "(" + names(s) + ")";
     v.put(
         "outside",
