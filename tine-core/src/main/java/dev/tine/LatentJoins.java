@@ -134,14 +134,18 @@ final class LatentJoins {
 
   /**
    * How many latent forks to promote into our empty deque: the oldest, or, if someone is hungry
-   * ({@code WorkStealingPool.hungry}), every one. A worker in a long leaf (Micro's depth-2
-   * searches, MM's blocks) promotes again only at its next fork or join, so what it leaves latent
-   * meanwhile is hidden from every idle worker: promoting one cost Micro 1.19x the JDK at p=2, and
-   * the older half still 1.46-1.78x at 8 and 16 workers of a 16-core machine, where every one gives
-   * 0.87-1.17x (see the design note, "Promotion at 16 workers").
+   * ({@code WorkStealingPool.hungry}), every one but the newest. A worker in a long leaf (Micro's
+   * depth-2 searches, MM's blocks) promotes again only at its next fork or join, so what it leaves
+   * latent meanwhile is hidden from every idle worker: promoting one cost Micro 1.19x the JDK at
+   * p=2, and the older half still 1.46-1.78x at 8 and 16 workers of a 16-core machine, where all of
+   * them gave 0.87-1.17x (see the design note, "Promotion at 16 workers"). The newest stays: it is
+   * the fork just made or the half just recorded, which its owner joins first, inline, and {@code
+   * tryUnfork} takes back (with every one promoted a hungry thief could take it, and {@code
+   * PortingApiTest}'s take-back at p=2 failed in one of two full runs). A lone entry is promoted
+   * all the same.
    */
   static int toPromote(Worker w) {
-    return w.pool.hungry != 0 ? w.latent.size() : 1;
+    return w.pool.hungry != 0 ? Math.max(1, w.latent.size() - 1) : 1;
   }
 
   static void countPromotion(Worker w) {

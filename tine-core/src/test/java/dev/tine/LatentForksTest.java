@@ -129,19 +129,32 @@ class LatentForksTest {
   /**
    * A worker in a long leaf promotes only where it polls (or forks, or joins), so what it leaves
    * latent there is hidden from idle workers: when one is hungry, the promotion moves every latent
-   * fork, not a share. Each fork here blocks its thief until released, so with three workers one
-   * thief takes the first promoted fork, the other stays hungry, and the next promotion must move
-   * all that is left at once. Moving the older half (as before) fails here at fork 2: once both
-   * thieves hold a fork nobody is hungry, and what was not promoted by then stays latent (Micro at
-   * 8 and 16 workers, 1.5-1.8x the JDK; latent-forks.md, "Promotion at 16 workers").
+   * fork but the newest, not a share. Deterministic: the other two workers are busy while the root
+   * forks six (so only the oldest goes to the empty deque, nobody being hungry); then they are let
+   * go, one takes that fork and blocks in it, the other stays hungry until the root's poll, and
+   * that one poll must move forks 1 to 4 together. Moving the older half (as before) moves two; the
+   * hungry worker takes one, nobody is hungry any more, and forks 3 and 4 stay latent (Micro at 8
+   * and 16 workers, 1.5-1.8x the JDK; latent-forks.md, "Promotion at 16 workers"). Moving every one
+   * promotes the newest too, which the owner would rather join inline or take back.
    */
   @Test
   @Timeout(60)
-  void aHungryWorkerGetsEveryLatentForkAtOnce() throws Exception {
+  void aHungryWorkerGetsEveryLatentForkButTheNewestAtOnce() throws Exception {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(3).build()) {
+      CountDownLatch blockersIn = new CountDownLatch(2), gate = new CountDownLatch(1);
       CountDownLatch release = new CountDownLatch(1);
       AtomicInteger started = new AtomicInteger();
       try {
+        Task<?>[] blockers = new Task<?>[2];
+        for (int i = 0; i < blockers.length; i++) {
+          blockers[i] =
+              pool.submit(() -> {
+                blockersIn.countDown();
+                gate.await();
+                return null;
+              });
+        }
+        assertTrue(blockersIn.await(10, TimeUnit.SECONDS), "both other workers are busy");
         String r =
             pool.invoke(
                 Task.of(() -> {
@@ -157,14 +170,18 @@ class LatentForksTest {
                                 })
                             .fork();
                   }
-                  // A long leaf that polls: both other workers end up in forks of ours.
+                  for (int i = 1; i < forks.length; i++) {
+                    assertFalse(forks[i].wasPromoted(), "nobody hungry: fork " + i + " latent");
+                  }
+                  gate.countDown(); // both other workers come looking for work
+                  // A long leaf that polls.
                   long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                  while (!(allPromoted(forks) && started.get() >= 2)
+                  while (!(started.get() >= 2 && promotedUpTo(forks, 4))
                       && System.nanoTime() < deadline) {
                     Tine.poll();
                     Thread.onSpinWait();
                   }
-                  for (int i = 0; i < forks.length; i++) {
+                  for (int i = 0; i < 5; i++) {
                     assertTrue(
                         forks[i].wasPromoted(),
                         "fork "
@@ -172,6 +189,7 @@ class LatentForksTest {
                             + " still latent after a promotion for a hungry worker; "
                             + pool.stats());
                   }
+                  assertFalse(forks[5].wasPromoted(), "the newest fork stays latent");
                   release.countDown();
                   int sum = 0;
                   for (Task<?> f : forks) sum += (Integer) f.join();
@@ -180,7 +198,9 @@ class LatentForksTest {
                 }));
         assertEquals("ok", r);
         assertEquals(6, started.get(), "each fork ran once");
+        for (Task<?> b : blockers) b.join();
       } finally {
+        gate.countDown();
         release.countDown();
       }
     }
@@ -194,9 +214,9 @@ class LatentForksTest {
     }
   }
 
-  private static boolean allPromoted(Task<?>[] forks) {
-    for (Task<?> f : forks) {
-      if (!f.wasPromoted()) {
+  private static boolean promotedUpTo(Task<?>[] forks, int last) {
+    for (int i = 0; i <= last; i++) {
+      if (!forks[i].wasPromoted()) {
         return false;
       }
     }
