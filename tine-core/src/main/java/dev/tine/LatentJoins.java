@@ -153,13 +153,14 @@ final class LatentJoins {
   }
 
   /**
-   * Promotes into our empty deque as many latent forks as {@link #toPromote} says, oldest first; an
-   * overflow anywhere in it (the count included) cuts it short harmlessly: the latent forks stay
-   * ours.
+   * Promotes into our empty deque as many latent forks as {@link #toPromote} says, oldest first,
+   * and after the first never the newest (the count is of slots, and a cancelled fork is skipped
+   * without being counted); an overflow anywhere in it (the count included) cuts it short
+   * harmlessly: the latent forks stay ours.
    */
   static void promoteSome(Worker w) {
     try {
-      for (int i = 0, n = toPromote(w); i < n && promoteOldest(w); i++) {
+      for (int i = 0, n = toPromote(w); i < n && promoteOldest(w, i > 0); i++) {
         // oldest first keeps the deque in age order
       }
     } catch (StackOverflowError e) {
@@ -205,9 +206,17 @@ final class LatentJoins {
    * @return false if there was nothing to promote
    */
   static boolean promoteOldest(Worker w) {
+    return promoteOldest(w, false);
+  }
+
+  /** {@link #promoteOldest}, leaving the newest entry latent if {@code keepNewest}. */
+  static boolean promoteOldest(Worker w, boolean keepNewest) {
     for (; ; ) {
       if (w.inHand != null) {
         return false; // an earlier promotion was cut short: that task runs first
+      }
+      if (keepNewest && w.latent.size() <= 1) {
+        return false;
       }
       Object x = w.latent.takeOldest(PromotedJob.PROMOTER);
       if (x == null) {

@@ -43,7 +43,8 @@ public final class Tine {
   private Tine() {}
 
   // The join shapes. Their slow paths and eager twins are LatentJoins's; the fork and the inline
-  // join are the scope join's (Scope.fork): after the thread lookup, the same cost. Each method is
+  // join are the scope join's (LatentStack's push and pop): after the thread lookup, the same cost.
+  // Each method is
   // kept small so that C2 inlines it into the caller, where f, g and combine are constants.
 
   // spotless:off
