@@ -214,6 +214,67 @@ class LatentForksTest {
     }
   }
 
+  /**
+   * A batch forked and then joined oldest first (ported {@code ForkJoinTask} code does this): the
+   * join runs the batch's newer forks itself, one by one, and must restock its emptied deque before
+   * each, or a hungry worker finds nothing until the join returns. Deterministic: the thief has
+   * taken and finished fork 0 (so the deque was emptied by a steal) before the root joins fork 1;
+   * the fork the root then runs itself waits until the thief has run a second one, which it can
+   * only if the join promoted something. Without the restock that wait reaches its deadline (59-63
+   * of 64 leaves ran on one worker before; latent-forks.md, "Joins promote too").
+   */
+  @Test
+  @Timeout(60)
+  void aBatchJoinedOldestFirstIsShared() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      AtomicInteger byThief = new AtomicInteger();
+      AtomicInteger timedOut = new AtomicInteger();
+      CountDownLatch firstStolen = new CountDownLatch(1);
+      long r =
+          pool.invoke(
+              Task.of(() -> {
+                Thread root = Thread.currentThread();
+                Task<?>[] forks = new Task<?>[8];
+                for (int i = 0; i < forks.length; i++) {
+                  int v = i;
+                  forks[i] =
+                      Task.of(
+                              () -> {
+                                if (Thread.currentThread() != root) {
+                                  byThief.incrementAndGet();
+                                  firstStolen.countDown();
+                                  return v;
+                                }
+                                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                                // (one wait in vain is enough: the rest return at once)
+                                while (byThief.get() < 2 && timedOut.get() == 0) { // no poll
+                                  if (System.nanoTime() > deadline) {
+                                    timedOut.incrementAndGet();
+                                    break;
+                                  }
+                                  Thread.onSpinWait();
+                                }
+                                return v;
+                              })
+                          .fork();
+                }
+                // Fork 0 went to the empty deque at its fork: wait for the other worker to run it,
+                // spinning (a parked owner's latent forks can be claimed: not what this tests).
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (firstStolen.getCount() != 0 && System.nanoTime() < deadline) {
+                  Thread.onSpinWait();
+                }
+                assertEquals(0, firstStolen.getCount(), "the other worker takes the first fork");
+                long sum = 0;
+                for (Task<?> f : forks) sum += (Integer) f.join();
+                return sum;
+              }));
+      assertEquals(28, r);
+      assertEquals(0, timedOut.get(), "the joiner's own leaf waited in vain: " + pool.stats());
+      assertTrue(byThief.get() >= 2, "the other worker ran more than the first fork");
+    }
+  }
+
   private static void awaitUninterruptibly(CountDownLatch latch) {
     try {
       latch.await();
