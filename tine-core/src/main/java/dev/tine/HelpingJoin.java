@@ -113,11 +113,18 @@ final class HelpingJoin {
    * each, as a fork or an inline join does: otherwise the rest of the batch stays latent, and a
    * hungry worker has nothing to steal until the join returns (59-63 of 64 leaves ran on one worker
    * at p=2 in most batches; see the latent-forks note). Before the pop, not after: a task in hand
-   * stops promotion.
+   * stops promotion. Not in {@link #awaitTarget}: a {@code get} runs only its target, and a restock
+   * there could promote the target (the oldest entry) and leave the pop to run newer forks first.
+   * Optional work, as in {@link Worker#fork}: an error inside leaves what it did not promote
+   * latent, and the word set.
    */
   private static void restock(Worker w) {
-    if (w.latentForks && w.latent.dequeEmptied != 0 && w.latent.sizeChecked() > 0) {
-      LatentJoins.stock(w);
+    if (w.latentForks && w.latent.dequeEmptied != 0 && w.latent.size() > 0) {
+      try {
+        LatentJoins.stock(w);
+      } catch (StackOverflowError | OutOfMemoryError e) {
+        // the entries stay ours; the next fork or join tries again
+      }
     }
   }
 
@@ -167,7 +174,6 @@ final class HelpingJoin {
       if (interruptible && Thread.interrupted()) {
         return INTERRUPTED;
       }
-      restock(w);
       Task<?> t = takeOwnTarget(w, task);
       if (t == null) {
         return helpJoin(w, task, deadline, interruptible, true);

@@ -230,6 +230,15 @@ class LatentForksTest {
       AtomicInteger byThief = new AtomicInteger();
       AtomicInteger timedOut = new AtomicInteger();
       CountDownLatch firstStolen = new CountDownLatch(1);
+      CountDownLatch blockerIn = new CountDownLatch(1), gate = new CountDownLatch(1);
+      // The other worker is busy until all eight are forked: only fork 0 reaches the deque.
+      Task<?> blocker =
+          pool.submit(() -> {
+            blockerIn.countDown();
+            gate.await();
+            return null;
+          });
+      assertTrue(blockerIn.await(10, TimeUnit.SECONDS), "the other worker is busy");
       long r =
           pool.invoke(
               Task.of(() -> {
@@ -258,6 +267,7 @@ class LatentForksTest {
                               })
                           .fork();
                 }
+                gate.countDown();
                 // Fork 0 went to the empty deque at its fork: wait for the other worker to run it,
                 // spinning (a parked owner's latent forks can be claimed: not what this tests).
                 long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -269,9 +279,76 @@ class LatentForksTest {
                 for (Task<?> f : forks) sum += (Integer) f.join();
                 return sum;
               }));
+      gate.countDown();
+      blocker.join();
       assertEquals(28, r);
       assertEquals(0, timedOut.get(), "the joiner's own leaf waited in vain: " + pool.stats());
       assertTrue(byThief.get() >= 2, "the other worker ran more than the first fork");
+    }
+  }
+
+  /**
+   * A {@code get} runs only its target, also where a join would restock first: the deque emptied by
+   * a steal, the target the oldest of the caller's latent forks. A restock there would promote the
+   * target and leave the pop to run a newer, unrelated fork on the caller (found in review).
+   */
+  @Test
+  @Timeout(60)
+  void aGetAfterAStealRunsOnlyItsTarget() throws Exception {
+    try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
+      CountDownLatch blockerIn = new CountDownLatch(1), gate = new CountDownLatch(1);
+      CountDownLatch firstStolen = new CountDownLatch(1);
+      java.util.Set<Integer> rootRan = java.util.concurrent.ConcurrentHashMap.newKeySet();
+      Task<?> blocker =
+          pool.submit(() -> {
+            blockerIn.countDown();
+            gate.await();
+            return null;
+          });
+      assertTrue(blockerIn.await(10, TimeUnit.SECONDS), "the other worker is busy");
+      String r =
+          pool.invoke(
+              Task.of(() -> {
+                Thread root = Thread.currentThread();
+                Task<?>[] forks = new Task<?>[8];
+                for (int i = 0; i < forks.length; i++) {
+                  int v = i;
+                  forks[i] =
+                      Task.of(
+                              () -> {
+                                if (Thread.currentThread() == root) {
+                                  rootRan.add(v);
+                                } else {
+                                  firstStolen.countDown();
+                                }
+                                return v;
+                              })
+                          .fork();
+                }
+                gate.countDown();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+                while (firstStolen.getCount() != 0 && System.nanoTime() < deadline) {
+                  Thread.onSpinWait(); // spinning: a parked owner's forks can be claimed
+                }
+                assertEquals(0, firstStolen.getCount(), "the other worker takes the first fork");
+                assertEquals(1, getOrFail(forks[1]));
+                assertEquals(java.util.Set.of(1), rootRan, "get ran only its target here");
+                long sum = 0;
+                for (Task<?> f : forks) sum += (Integer) f.join();
+                assertEquals(28, sum);
+                return "ok";
+              }));
+      gate.countDown();
+      blocker.join();
+      assertEquals("ok", r);
+    }
+  }
+
+  private static Object getOrFail(Task<?> t) {
+    try {
+      return t.get();
+    } catch (Exception e) {
+      throw new AssertionError(e);
     }
   }
 
