@@ -230,15 +230,9 @@ class LatentForksTest {
       AtomicInteger byThief = new AtomicInteger();
       AtomicInteger timedOut = new AtomicInteger();
       CountDownLatch firstStolen = new CountDownLatch(1);
-      CountDownLatch blockerIn = new CountDownLatch(1), gate = new CountDownLatch(1);
+      CountDownLatch gate = new CountDownLatch(1);
       // The other worker is busy until all eight are forked: only fork 0 reaches the deque.
-      Task<?> blocker =
-          pool.submit(() -> {
-            blockerIn.countDown();
-            gate.await();
-            return null;
-          });
-      assertTrue(blockerIn.await(10, TimeUnit.SECONDS), "the other worker is busy");
+      Task<?> blocker = occupyAWorker(pool, gate);
       long r =
           pool.invoke(
               Task.of(() -> {
@@ -268,13 +262,8 @@ class LatentForksTest {
                           .fork();
                 }
                 gate.countDown();
-                // Fork 0 went to the empty deque at its fork: wait for the other worker to run it,
-                // spinning (a parked owner's latent forks can be claimed: not what this tests).
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (firstStolen.getCount() != 0 && System.nanoTime() < deadline) {
-                  Thread.onSpinWait();
-                }
-                assertEquals(0, firstStolen.getCount(), "the other worker takes the first fork");
+                // Fork 0 went to the empty deque at its fork: wait for the other worker to run it.
+                spinUntilOpen(firstStolen, "the other worker takes the first fork");
                 long sum = 0;
                 for (Task<?> f : forks) sum += (Integer) f.join();
                 return sum;
@@ -296,16 +285,9 @@ class LatentForksTest {
   @Timeout(60)
   void aGetAfterAStealRunsOnlyItsTarget() throws Exception {
     try (WorkStealingPool pool = WorkStealingPool.builder().parallelism(2).build()) {
-      CountDownLatch blockerIn = new CountDownLatch(1), gate = new CountDownLatch(1);
-      CountDownLatch firstStolen = new CountDownLatch(1);
+      CountDownLatch gate = new CountDownLatch(1), firstStolen = new CountDownLatch(1);
       java.util.Set<Integer> rootRan = java.util.concurrent.ConcurrentHashMap.newKeySet();
-      Task<?> blocker =
-          pool.submit(() -> {
-            blockerIn.countDown();
-            gate.await();
-            return null;
-          });
-      assertTrue(blockerIn.await(10, TimeUnit.SECONDS), "the other worker is busy");
+      Task<?> blocker = occupyAWorker(pool, gate);
       String r =
           pool.invoke(
               Task.of(() -> {
@@ -326,11 +308,7 @@ class LatentForksTest {
                           .fork();
                 }
                 gate.countDown();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-                while (firstStolen.getCount() != 0 && System.nanoTime() < deadline) {
-                  Thread.onSpinWait(); // spinning: a parked owner's forks can be claimed
-                }
-                assertEquals(0, firstStolen.getCount(), "the other worker takes the first fork");
+                spinUntilOpen(firstStolen, "the other worker takes the first fork");
                 assertEquals(1, getOrFail(forks[1]));
                 assertEquals(java.util.Set.of(1), rootRan, "get ran only its target here");
                 long sum = 0;
@@ -342,6 +320,32 @@ class LatentForksTest {
       blocker.join();
       assertEquals("ok", r);
     }
+  }
+
+  /** Submits a task that holds one worker until {@code gate} opens; returns once it holds it. */
+  private static Task<?> occupyAWorker(WorkStealingPool pool, CountDownLatch gate)
+      throws InterruptedException {
+    CountDownLatch in = new CountDownLatch(1);
+    Task<?> blocker =
+        pool.submit(() -> {
+          in.countDown();
+          gate.await();
+          return null;
+        });
+    assertTrue(in.await(10, TimeUnit.SECONDS), "a worker is held");
+    return blocker;
+  }
+
+  /**
+   * Waits inside a worker for {@code latch} to open, spinning: a worker parked in a wait is a
+   * blocked owner whose latent forks others may claim, which these tests must not depend on.
+   */
+  private static void spinUntilOpen(CountDownLatch latch, String what) {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    while (latch.getCount() != 0 && System.nanoTime() < deadline) {
+      Thread.onSpinWait();
+    }
+    assertEquals(0, latch.getCount(), what);
   }
 
   private static Object getOrFail(Task<?> t) {
